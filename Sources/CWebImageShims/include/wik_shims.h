@@ -1,0 +1,7 @@
+#ifndef WIK_SHIMS_H
+#define WIK_SHIMS_H
+// C glue for libraries that report errors with setjmp/longjmp (libjpeg, libpng). Each entry point
+// sets its own jump buffer, so a longjmp never crosses a Swift frame. Every symbol starts with wik_.
+#include "wik_jpeg.h"
+#include "wik_png.h"
+#endif

@@ -1,0 +1,1 @@
+// JPEG glue: see include/wik_jpeg.h

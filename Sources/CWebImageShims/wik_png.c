@@ -1,0 +1,1 @@
+// PNG glue: see include/wik_png.h

@@ -1,0 +1,75 @@
+public import Foundation
+import Synchronization
+
+/// A registry of coders that is itself a coder (SPEC CD-13, CD-14, K-23).
+///
+/// Each call walks the coders from the last registered to the first and hands the work to the first
+/// one that can handle it, so a coder added later overrides the built-in one for the same format.
+/// Adding and removing are thread-safe and may happen while other threads decode.
+///
+/// ```swift
+/// let coders = ImageCodersManager.shared          // every built-in coder (WebImageCoders)
+/// coders.add(MyHEICCoder())                       // now wins for the data it accepts
+/// let image = try coders.decode(data)
+/// ```
+public final class ImageCodersManager: ImageDecoding, ImageEncoding {
+    private let state: Mutex<[any ImageCoding]>
+
+    /// Creates a registry holding `coders`, the last with the highest priority.
+    public init(coders: [any ImageCoding] = []) {
+        state = Mutex(coders)
+    }
+
+    /// The registered coders, highest priority first (the reverse of the order they were added in, as in SDWebImage).
+    public var coders: [any ImageCoding] {
+        state.withLock { Array($0.reversed()) }
+    }
+
+    /// Registers a coder with the highest priority.
+    public func add(_ coder: any ImageCoding) {
+        state.withLock { $0.append(coder) }
+    }
+
+    /// Removes every registered coder of the same type as `coder`.
+    public func remove(_ coder: any ImageCoding) {
+        let type = ObjectIdentifier(Swift.type(of: coder))
+        state.withLock { coders in coders.removeAll { ObjectIdentifier(Swift.type(of: $0)) == type } }
+    }
+
+    /// The highest-priority coder that can decode `data`, if any.
+    public func decoder(for data: Data) -> (any ImageDecoding)? {
+        coders.first { $0.canDecode(data) }
+    }
+
+    /// The highest-priority coder that can encode to `format`, if any.
+    public func encoder(for format: ImageFormat) -> (any ImageEncoding)? {
+        coders.first { $0.canEncode(to: format) }
+    }
+
+    public func canDecode(_ data: Data) -> Bool {
+        decoder(for: data) != nil
+    }
+
+    public func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
+        guard let decoder = decoder(for: data) else {
+            let format = ImageFormat(detecting: data)
+            let reason = data.isEmpty ? "the data is empty" : "no registered coder decodes \(format.displayName) data"
+            throw ImageCodingError(.unsupportedFormat, format: format, reason)
+        }
+        return try decoder.decode(data, options: options)
+    }
+
+    public func canEncode(to format: ImageFormat) -> Bool {
+        encoder(for: format) != nil
+    }
+
+    /// Encodes through the highest-priority coder for `format`. `.unknown` means "pick for me":
+    /// PNG when the image has alpha, JPEG otherwise (SPEC K-24).
+    public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodingOptions) throws -> Data {
+        let format = format == .unknown ? (image.hasAlpha ? ImageFormat.png : .jpeg) : format
+        guard let encoder = encoder(for: format) else {
+            throw ImageCodingError(.unsupportedFormat, format: format, "no registered coder encodes \(format.displayName)")
+        }
+        return try encoder.encode(image, as: format, options: options)
+    }
+}

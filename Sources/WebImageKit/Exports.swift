@@ -1,0 +1,2 @@
+@_exported public import WebImageCore
+@_exported public import WebImageCoders

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+@testable import WebImageCoders
+
+/// Loads committed fixture files from `Tests/WebImageCodersTests/Fixtures`.
+enum Fixtures {
+    static func url(_ name: String) throws -> URL {
+        let url = try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil)).appendingPathComponent(name)
+        return url
+    }
+
+    static func data(_ name: String) throws -> Data {
+        try Data(contentsOf: url(name))
+    }
+
+    /// Raw RGBA bytes written beside a fixture by the fixture script (`name.rgba`).
+    static func expectedPixels(_ name: String, width: Int, height: Int) throws -> PixelBuffer {
+        let bytes = try [UInt8](data(name))
+        return PixelBuffer(width: width, height: height, hasAlpha: true, bytes: bytes)
+    }
+}
+
+/// Peak signal-to-noise ratio in dB between two equally sized buffers, over all four channels.
+func psnr(_ a: PixelBuffer, _ b: PixelBuffer) -> Double {
+    precondition(a.size == b.size)
+    var squared = 0.0
+    for (x, y) in zip(a.bytes, b.bytes) {
+        let d = Double(x) - Double(y)
+        squared += d * d
+    }
+    if squared == 0 { return .infinity }
+    let mse = squared / Double(a.bytes.count)
+    return 10 * log10(255 * 255 / mse)
+}
+
+/// The largest difference between two equally sized buffers in any channel.
+func maxChannelDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Int {
+    precondition(a.size == b.size)
+    return zip(a.bytes, b.bytes).reduce(0) { max($0, abs(Int($1.0) - Int($1.1))) }
+}
+
+/// Prefixes of `data` cut at many points: every byte of the first 64, then evenly spread, never the whole.
+func truncations(of data: Data, samples: Int = 96) -> [Data] {
+    guard data.count > 1 else { return [Data()] }
+    var cuts = Set(0..<min(64, data.count))
+    let step = max(1, data.count / samples)
+    cuts.formUnion(stride(from: 0, to: data.count, by: step))
+    cuts.formUnion((1...min(8, data.count - 1)).map { data.count - $0 })
+    return cuts.sorted().map { data.prefix($0) }
+}
+
+/// Deterministic pseudo-random bytes.
+func randomBytes(count: Int, seed: UInt64) -> Data {
+    var state = seed | 1
+    return Data((0..<count).map { _ in
+        state ^= state << 13
+        state ^= state >> 7
+        state ^= state << 17
+        return UInt8(truncatingIfNeeded: state)
+    })
+}
