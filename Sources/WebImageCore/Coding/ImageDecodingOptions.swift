@@ -1,3 +1,5 @@
+public import Foundation
+
 /// How a decoder should decode: what to keep, what to check, and which limits to enforce.
 ///
 /// Every field has a safe default, so `ImageDecodingOptions()` is what most callers want.
@@ -14,6 +16,12 @@ public struct ImageDecodingOptions: Hashable, Sendable {
     /// The largest `width × height` accepted, checked from the header before any pixel memory is allocated.
     /// A larger image fails with ``ImageCodingError/Code/imageTooLarge``.
     public var maximumPixelCount: Int
+    /// The most memory all decoded frames of an animation may take together, in bytes (default 512 MiB).
+    /// An animation over it fails with ``ImageCodingError/Code/animationTooLarge``, or, with
+    /// ``firstFrameWhenAnimationTooLarge``, decodes as its first frame only.
+    public var maximumAnimationByteCount: Int
+    /// Decode only the first frame (instead of failing) when an animation exceeds ``maximumAnimationByteCount``.
+    public var firstFrameWhenAnimationTooLarge: Bool
     /// Keep the encoded bytes in ``Image/data`` (for re-storing the original without re-encoding).
     public var keepsData: Bool
 
@@ -23,12 +31,31 @@ public struct ImageDecodingOptions: Hashable, Sendable {
         scale: Double? = nil,
         applyOrientation: Bool = false,
         maximumPixelCount: Int = ImageDecodingOptions.defaultMaximumPixelCount,
+        maximumAnimationByteCount: Int = 512 << 20,
+        firstFrameWhenAnimationTooLarge: Bool = false,
         keepsData: Bool = false
     ) {
         self.firstFrameOnly = firstFrameOnly
         self.scale = scale
         self.applyOrientation = applyOrientation
         self.maximumPixelCount = maximumPixelCount
+        self.maximumAnimationByteCount = maximumAnimationByteCount
+        self.firstFrameWhenAnimationTooLarge = firstFrameWhenAnimationTooLarge
         self.keepsData = keepsData
+    }
+}
+
+extension ImageDecodingOptions {
+    /// Builds the ``Image`` a decoder returns, applying the options every decoder shares:
+    /// ``scale``, ``applyOrientation`` and ``keepsData``.
+    public func makeImage(
+        frames: [ImageFrame], format: ImageFormat, orientation: ImageOrientation = .up,
+        loopCount: Int = 0, data: Data
+    ) -> Image {
+        let image = Image(
+            frames: frames, format: format, scale: scale ?? 1, orientation: orientation,
+            loopCount: loopCount, data: keepsData ? data : nil
+        )
+        return applyOrientation ? image.normalizedOrientation() : image
     }
 }

@@ -29,6 +29,8 @@ public struct ImageCodingError: Error, Sendable, CustomStringConvertible {
         public static let truncatedData = Code("truncatedData")
         /// The image has more pixels than the configured maximum (checked before any pixel memory is allocated).
         public static let imageTooLarge = Code("imageTooLarge")
+        /// An animation's decoded frames together would exceed ``ImageDecodingOptions/maximumAnimationByteCount``.
+        public static let animationTooLarge = Code("animationTooLarge")
         /// The image declares a width or height of zero, or one that cannot be represented.
         public static let invalidDimensions = Code("invalidDimensions")
         /// The encoder failed or no coder can write the requested format.
