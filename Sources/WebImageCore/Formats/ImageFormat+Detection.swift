@@ -51,7 +51,7 @@ private struct FormatSniffer {
 
     /// HEIC, HEIF and AVIF share the ISO base media `ftyp` box: decide by the major brand, then the compatible brands.
     private var isoBaseMediaFormat: ImageFormat? {
-        guard matches(Array("ftyp".utf8), at: 4), let boxSize = bigEndianUInt32(at: 0), boxSize >= 16 else { return nil }
+        guard bytes.count >= 12, matches(Array("ftyp".utf8), at: 4), let boxSize = bigEndianUInt32(at: 0), boxSize >= 16 else { return nil }
         let end = min(Int(boxSize), bytes.count, 4096)
         var brands = [String]()
         brands.append(brand(at: 8))
