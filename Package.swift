@@ -50,6 +50,6 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
         .testTarget(name: "WebImageKitTests", dependencies: ["WebImageKit"], swiftSettings: upcomingFeatures),
-        .testTarget(name: "IntegrationTests", dependencies: ["WebImageKit"], swiftSettings: upcomingFeatures),
+        .testTarget(name: "IntegrationTests", dependencies: ["WebImageKit", "webimage"], swiftSettings: upcomingFeatures),
     ]
 )

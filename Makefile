@@ -1,0 +1,27 @@
+# The two entry points the README gives: `make demo` and `make test`. Each installs what it needs first.
+SWIFT ?= swift
+
+.PHONY: deps build test test-tsan demo bench clean
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	$(SWIFT) build
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test
+
+# The whole suite under the thread sanitizer, in its own build folder.
+test-tsan: deps
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+
+demo: deps
+	scripts/demo.sh
+
+bench: deps
+	scripts/bench-codecs.sh
+
+clean:
+	rm -rf .build .build-* demo-output samples
