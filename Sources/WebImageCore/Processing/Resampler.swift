@@ -79,20 +79,16 @@ public enum Resampler {
     private static func storeRow(
         _ row: UnsafeBufferPointer<SIMD4<Float>>, premultiplied: Bool, into output: UnsafeMutableBufferPointer<UInt8>
     ) {
-        let low = SIMD4<Float>(repeating: 0), high = SIMD4<Float>(repeating: 255)
         for x in 0..<row.count {
-            var pixel = row[x]
             if premultiplied {
-                let alpha = min(max(pixel.w, 0), 255)
-                let factor: Float = alpha > 0 ? 255 / alpha : 0
-                pixel = SIMD4(pixel.x * factor, pixel.y * factor, pixel.z * factor, alpha)
+                storeStraight(row[x], into: output, at: x * 4)
+            } else {
+                let clamped = (row[x] + 0.5).clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255))
+                output[x * 4] = UInt8(clamped.x)
+                output[x * 4 + 1] = UInt8(clamped.y)
+                output[x * 4 + 2] = UInt8(clamped.z)
+                output[x * 4 + 3] = 255
             }
-            let clamped = (pixel + 0.5).clamped(lowerBound: low, upperBound: high)
-            let i = x * 4
-            output[i] = UInt8(clamped.x)
-            output[i + 1] = UInt8(clamped.y)
-            output[i + 2] = UInt8(clamped.z)
-            output[i + 3] = premultiplied ? UInt8(clamped.w) : 255
         }
     }
 }
