@@ -6,6 +6,8 @@ public import Foundation
 public struct ImageDecodingOptions: Hashable, Sendable {
     /// The default maximum pixel count: 100 megapixels (400 MB of RGBA).
     public static let defaultMaximumPixelCount = 100_000_000
+    /// The seeds' scale-down budget: 60 MB of RGBA, 15,728,640 pixels (SPEC K-25).
+    public static let defaultScaleDownLimitBytes = 60 * 1024 * 1024
 
     /// Decode only the first frame of an animation, as a still image.
     public var firstFrameOnly: Bool
@@ -22,6 +24,15 @@ public struct ImageDecodingOptions: Hashable, Sendable {
     public var maximumAnimationByteCount: Int
     /// Decode only the first frame (instead of failing) when an animation exceeds ``maximumAnimationByteCount``.
     public var firstFrameWhenAnimationTooLarge: Bool
+    /// Decode a thumbnail no larger than this size instead of the full image (SPEC DE-13 and
+    /// SDWebImage's thumbnail pixel size). Images already smaller are not enlarged. JPEG and WebP shrink
+    /// while decoding, so a thumbnail of a huge image never holds the full-size pixels.
+    public var thumbnailPixelSize: PixelSize?
+    /// With ``thumbnailPixelSize``: keep the aspect ratio and fit inside the size (true), or stretch to it exactly.
+    public var preserveAspectRatio: Bool
+    /// Scale down images whose decoded pixels would take more than this many bytes, keeping the aspect
+    /// ratio (the seeds' ScaleDownLargeImages; ``defaultScaleDownLimitBytes`` is their 60 MB). `nil`: never.
+    public var scaleDownLimitBytes: Int?
     /// Keep the encoded bytes in ``Image/data`` (for re-storing the original without re-encoding).
     public var keepsData: Bool
 
@@ -33,6 +44,9 @@ public struct ImageDecodingOptions: Hashable, Sendable {
         maximumPixelCount: Int = ImageDecodingOptions.defaultMaximumPixelCount,
         maximumAnimationByteCount: Int = 512 << 20,
         firstFrameWhenAnimationTooLarge: Bool = false,
+        thumbnailPixelSize: PixelSize? = nil,
+        preserveAspectRatio: Bool = true,
+        scaleDownLimitBytes: Int? = nil,
         keepsData: Bool = false
     ) {
         self.firstFrameOnly = firstFrameOnly
@@ -41,17 +55,47 @@ public struct ImageDecodingOptions: Hashable, Sendable {
         self.maximumPixelCount = maximumPixelCount
         self.maximumAnimationByteCount = maximumAnimationByteCount
         self.firstFrameWhenAnimationTooLarge = firstFrameWhenAnimationTooLarge
+        self.thumbnailPixelSize = thumbnailPixelSize
+        self.preserveAspectRatio = preserveAspectRatio
+        self.scaleDownLimitBytes = scaleDownLimitBytes
         self.keepsData = keepsData
     }
 }
 
 extension ImageDecodingOptions {
-    /// Builds the ``Image`` a decoder returns, applying the options every decoder shares:
-    /// ``scale``, ``applyOrientation`` and ``keepsData``.
+    /// The size a decoded image of `size` must end up at under ``thumbnailPixelSize`` and
+    /// ``scaleDownLimitBytes``, or `nil` when it stays as it is. Never larger than `size`.
+    public func targetSize(for size: PixelSize) -> PixelSize? {
+        var target = size
+        if let bounds = thumbnailPixelSize, bounds.width > 0, bounds.height > 0,
+           size.width > bounds.width || size.height > bounds.height {
+            target = preserveAspectRatio
+                ? Resampler.aspectFitSize(size, in: bounds)
+                : PixelSize(width: min(bounds.width, size.width), height: min(bounds.height, size.height))
+        }
+        if let limit = scaleDownLimitBytes, limit > 0, target.pixelCount * PixelBuffer.bytesPerPixel > limit {
+            let ratio = (Double(limit / PixelBuffer.bytesPerPixel) / Double(target.pixelCount)).squareRoot()
+            target = PixelSize(width: max(1, Int(Double(target.width) * ratio)), height: max(1, Int(Double(target.height) * ratio)))
+        }
+        return target == size ? nil : target
+    }
+
+    /// Builds the ``Image`` a decoder returns, applying the options every decoder shares: the
+    /// thumbnail and scale-down size (resampling frames that are still larger), ``scale``,
+    /// ``applyOrientation`` and ``keepsData``.
+    ///
+    /// `sourceSize` is the size stored in the file, when a decoder already shrank while decoding
+    /// (JPEG DCT scaling, WebP scaled decode): the target is computed from it, so the result is the
+    /// same whichever way the pixels were reduced.
     public func makeImage(
         frames: [ImageFrame], format: ImageFormat, orientation: ImageOrientation = .up,
-        loopCount: Int = 0, data: Data
+        loopCount: Int = 0, data: Data, sourceSize: PixelSize? = nil
     ) -> Image {
+        var frames = frames
+        let decodedSize = frames[0].pixels.size
+        if let target = targetSize(for: sourceSize ?? decodedSize), target != decodedSize {
+            frames = frames.map { ImageFrame(pixels: Resampler.resize($0.pixels, to: target), duration: $0.duration) }
+        }
         let image = Image(
             frames: frames, format: format, scale: scale ?? 1, orientation: orientation,
             loopCount: loopCount, data: keepsData ? data : nil
