@@ -139,6 +139,20 @@ struct PNGFixture: CustomTestStringConvertible, Sendable {
         #expect(throws: ImageCodingError.self) { try coder.decode(randomBytes(count: 500, seed: 9)) }
     }
 
+    @Test(arguments: ["png/palette4-trns.png", "png/rgba16-adam7.png", "png/exif-orientation6.png"])
+    func corruptChunkContentWithValidCRCsDecodesOrThrowsButNeverCrashes(_ name: String) throws {
+        let data = try Fixtures.data(name)
+        for (index, offset) in stride(from: 8, to: data.count, by: 3).enumerated() {
+            let mutated = withFixedCRCs(flipping: offset, by: UInt8(truncatingIfNeeded: 1 << (index % 8)), in: data)
+            do {
+                let image = try coder.decode(mutated)
+                #expect(image.pixels.byteCount == image.pixelSize.width * image.pixelSize.height * 4)
+            } catch {
+                #expect(error is ImageCodingError, "flip at \(offset): \(error)")
+            }
+        }
+    }
+
     @Test func anIHDRClaiming100000By100000PixelsThrowsImageTooLarge() throws {
         let data = try Fixtures.data("png/rgb8.png")
         let huge = withIHDRSize(data, width: 100_000, height: 100_000)
@@ -234,6 +248,21 @@ private func withIHDRSize(_ png: Data, width: UInt32, height: UInt32) -> Data {
     }
     let crc = crc32(bytes[12..<29])
     for shift in 0..<4 { bytes[29 + shift] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * shift)) }
+    return Data(bytes)
+}
+
+/// `png` with one byte flipped and every chunk's CRC recomputed, so the parser (not the CRC) sees the damage.
+private func withFixedCRCs(flipping offset: Int, by mask: UInt8, in png: Data) -> Data {
+    var bytes = [UInt8](png)
+    bytes[offset] ^= mask
+    var chunk = 8
+    while chunk + 12 <= bytes.count {
+        let length = bytes[chunk..<chunk + 4].reduce(0) { $0 << 8 | Int($1) }
+        guard length <= bytes.count - chunk - 12 else { break }
+        let crc = crc32(bytes[chunk + 4..<chunk + 8 + length])
+        for shift in 0..<4 { bytes[chunk + 8 + length + shift] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * shift)) }
+        chunk += 12 + length
+    }
     return Data(bytes)
 }
 
