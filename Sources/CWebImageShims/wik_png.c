@@ -1,1 +1,325 @@
-// PNG glue: see include/wik_png.h
+// PNG glue: see include/wik_png.h.
+//
+// Every public function that calls libpng sets its own setjmp first, so libpng's longjmp lands in
+// this file and never crosses a Swift frame. State that changes after setjmp lives on the heap
+// (the decoder or encoder struct), never in local variables, so it is valid after a longjmp.
+#include "wik_png.h"
+
+#include <png.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+// The most memory libpng may allocate for one ancillary chunk (eXIf, iCCP, text...), in bytes.
+#define WIK_PNG_CHUNK_MALLOC_MAX (8u << 20)
+// The most ancillary chunks (sPLT, text, unknown) libpng keeps from one file.
+#define WIK_PNG_CHUNK_CACHE_MAX 256u
+
+// Colour management and text are not used: ignoring these chunks saves inflating them. Pixel values
+// are taken as sRGB whatever gAMA/cHRM/iCCP say, as libvips does.
+static const png_byte wik_png_ignored_chunks[] = "iCCP\0tEXt\0zTXt\0iTXt\0";
+
+static void wik_png_copy_message(char *destination, size_t capacity, const char *text) {
+    if (destination == NULL || capacity == 0) return;
+    size_t length = text != NULL ? strlen(text) : 0;
+    if (length >= capacity) length = capacity - 1;
+    if (length > 0) memcpy(destination, text, length);
+    destination[length] = '\0';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decoding
+
+struct wik_png_decoder {
+    png_structp png;
+    png_infop info;
+    const uint8_t *data;
+    size_t size;
+    size_t offset;
+    png_bytepp rows;          // row pointers of wik_png_read_rgba; freed on every path
+    char *message;            // the current call's message buffer
+    size_t message_capacity;
+    int truncated;            // the read function ran past the end of the data
+    int out_of_memory;
+    int header_read;
+    int pixels_read;
+};
+
+static void wik_png_decoder_error(png_structp png, png_const_charp text) {
+    wik_png_decoder *decoder = (wik_png_decoder *)png_get_error_ptr(png);
+    wik_png_copy_message(decoder->message, decoder->message_capacity, text);
+    png_longjmp(png, 1);
+}
+
+static void wik_png_decoder_warning(png_structp png, png_const_charp text) {
+    wik_png_decoder *decoder = (wik_png_decoder *)png_get_error_ptr(png);
+    wik_png_copy_message(decoder->message, decoder->message_capacity, text);
+}
+
+static void wik_png_read_data(png_structp png, png_bytep out, size_t length) {
+    wik_png_decoder *decoder = (wik_png_decoder *)png_get_io_ptr(png);
+    if (length > decoder->size - decoder->offset) {
+        decoder->truncated = 1;
+        png_error(png, "the data ends before the PNG is complete");
+    }
+    memcpy(out, decoder->data + decoder->offset, length);
+    decoder->offset += length;
+}
+
+static wik_png_status wik_png_decoder_failure(wik_png_decoder *decoder) {
+    free(decoder->rows);
+    decoder->rows = NULL;
+    if (decoder->truncated) return WIK_PNG_TRUNCATED;
+    if (decoder->out_of_memory) return WIK_PNG_NO_MEMORY;
+    return WIK_PNG_CORRUPT;
+}
+
+static void wik_png_decoder_begin_call(wik_png_decoder *decoder, char *message, size_t message_capacity) {
+    decoder->message = message;
+    decoder->message_capacity = message_capacity;
+    wik_png_copy_message(message, message_capacity, "");
+}
+
+wik_png_decoder *wik_png_decoder_create(const uint8_t *data, size_t size) {
+    wik_png_decoder *decoder = calloc(1, sizeof *decoder);
+    if (decoder == NULL) return NULL;
+    decoder->data = data;
+    decoder->size = data != NULL ? size : 0;
+    // Creation errors are caught by libpng itself (it returns NULL), so no setjmp is needed here.
+    decoder->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, decoder,
+                                          wik_png_decoder_error, wik_png_decoder_warning);
+    if (decoder->png == NULL) {
+        free(decoder);
+        return NULL;
+    }
+    decoder->info = png_create_info_struct(decoder->png);
+    if (decoder->info == NULL) {
+        png_destroy_read_struct(&decoder->png, NULL, NULL);
+        free(decoder);
+        return NULL;
+    }
+    return decoder;
+}
+
+void wik_png_decoder_destroy(wik_png_decoder *decoder) {
+    if (decoder == NULL) return;
+    free(decoder->rows);
+    png_destroy_read_struct(&decoder->png, &decoder->info, NULL);
+    free(decoder);
+}
+
+wik_png_status wik_png_read_header(wik_png_decoder *decoder, wik_png_header *header,
+                                   char *message, size_t message_capacity) {
+    if (decoder == NULL || header == NULL || decoder->header_read) return WIK_PNG_INVALID_ARGUMENT;
+    wik_png_decoder_begin_call(decoder, message, message_capacity);
+    memset(header, 0, sizeof *header);
+    png_structp png = decoder->png;
+    png_infop info = decoder->info;
+
+    if (setjmp(png_jmpbuf(png))) {
+        // Report the IHDR's size even so, so the caller can tell "too large" from "broken".
+        header->width = png_get_image_width(png, info);
+        header->height = png_get_image_height(png, info);
+        return wik_png_decoder_failure(decoder);
+    }
+    png_set_read_fn(png, decoder, wik_png_read_data);
+    // Dimensions are checked by the caller against its own pixel limit before any pixel memory
+    // exists (libpng allocates row buffers only in png_read_update_info), so libpng's per-side
+    // limit is raised to the PNG maximum: an oversized IHDR must read as "too large", not "invalid".
+    png_set_user_limits(png, PNG_UINT_31_MAX, PNG_UINT_31_MAX);
+    png_set_chunk_malloc_max(png, WIK_PNG_CHUNK_MALLOC_MAX);
+    png_set_chunk_cache_max(png, WIK_PNG_CHUNK_CACHE_MAX);
+    png_set_crc_action(png, PNG_CRC_ERROR_QUIT, PNG_CRC_ERROR_QUIT);
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, wik_png_ignored_chunks,
+                                (int)(sizeof wik_png_ignored_chunks / 5));
+    png_read_info(png, info);
+
+    png_uint_32 width = 0, height = 0;
+    int bit_depth = 0, color_type = 0, interlace = 0;
+    png_get_IHDR(png, info, &width, &height, &bit_depth, &color_type, &interlace, NULL, NULL);
+    header->width = width;
+    header->height = height;
+    header->bit_depth = bit_depth;
+    header->color_type = color_type;
+    header->interlace_method = interlace;
+    header->has_alpha = (color_type & PNG_COLOR_MASK_ALPHA) != 0 || png_get_valid(png, info, PNG_INFO_tRNS) != 0;
+    decoder->header_read = 1;
+    return WIK_PNG_OK;
+}
+
+wik_png_status wik_png_read_rgba(wik_png_decoder *decoder, uint8_t *pixels, size_t stride, size_t capacity,
+                                 char *message, size_t message_capacity) {
+    if (decoder == NULL || pixels == NULL || !decoder->header_read || decoder->pixels_read) {
+        return WIK_PNG_INVALID_ARGUMENT;
+    }
+    png_structp png = decoder->png;
+    png_infop info = decoder->info;
+    const png_uint_32 width = png_get_image_width(png, info);
+    const png_uint_32 height = png_get_image_height(png, info);
+    const size_t row_bytes = (size_t)width * 4;
+    if (width == 0 || height == 0 || stride < row_bytes || capacity < row_bytes
+        || (capacity - row_bytes) / stride < (size_t)height - 1) {
+        return WIK_PNG_INVALID_ARGUMENT;
+    }
+    decoder->pixels_read = 1;
+    wik_png_decoder_begin_call(decoder, message, message_capacity);
+
+    if (setjmp(png_jmpbuf(png))) {
+        return wik_png_decoder_failure(decoder);
+    }
+    const int bit_depth = png_get_bit_depth(png, info);
+    const int color_type = png_get_color_type(png, info);
+    const int has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
+
+    if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
+    if (has_trns) png_set_tRNS_to_alpha(png);
+    if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
+    if (bit_depth == 16) png_set_scale_16(png); // round(v / 257), unlike png_set_strip_16
+    if ((color_type & PNG_COLOR_MASK_COLOR) == 0) png_set_gray_to_rgb(png);
+    if ((color_type & PNG_COLOR_MASK_ALPHA) == 0 && !has_trns) png_set_add_alpha(png, 0xFF, PNG_FILLER_AFTER);
+    if (png_get_interlace_type(png, info) != PNG_INTERLACE_NONE) png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+
+    if (png_get_rowbytes(png, info) != row_bytes || png_get_channels(png, info) != 4
+        || png_get_bit_depth(png, info) != 8) {
+        png_error(png, "libpng did not produce 8-bit RGBA rows");
+    }
+    decoder->rows = malloc((size_t)height * sizeof(png_bytep));
+    if (decoder->rows == NULL) {
+        decoder->out_of_memory = 1;
+        png_error(png, "out of memory for row pointers");
+    }
+    for (png_uint_32 y = 0; y < height; y++) decoder->rows[y] = pixels + (size_t)y * stride;
+    png_read_image(png, decoder->rows);
+    // Read on to IEND, so a file cut after its image data, or missing IEND, fails.
+    png_read_end(png, info);
+
+    free(decoder->rows);
+    decoder->rows = NULL;
+    return WIK_PNG_OK;
+}
+
+int wik_png_exif(const wik_png_decoder *decoder, const uint8_t **exif, size_t *size) {
+    if (decoder == NULL || exif == NULL || size == NULL) return 0;
+    png_uint_32 length = 0;
+    png_bytep bytes = NULL;
+    // png_get_eXIf_1 never raises an error, so it needs no setjmp.
+    if (png_get_eXIf_1(decoder->png, decoder->info, &length, &bytes) == 0 || bytes == NULL || length == 0) {
+        return 0;
+    }
+    *exif = bytes;
+    *size = length;
+    return 1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Encoding
+
+typedef struct wik_png_encoder {
+    uint8_t *buffer;          // the growing output, malloc'd
+    size_t size;
+    size_t capacity;
+    png_bytepp rows;
+    char *message;
+    size_t message_capacity;
+    int out_of_memory;
+} wik_png_encoder;
+
+static void wik_png_encoder_error(png_structp png, png_const_charp text) {
+    wik_png_encoder *encoder = (wik_png_encoder *)png_get_error_ptr(png);
+    wik_png_copy_message(encoder->message, encoder->message_capacity, text);
+    png_longjmp(png, 1);
+}
+
+static void wik_png_encoder_warning(png_structp png, png_const_charp text) {
+    wik_png_encoder *encoder = (wik_png_encoder *)png_get_error_ptr(png);
+    wik_png_copy_message(encoder->message, encoder->message_capacity, text);
+}
+
+static void wik_png_write_data(png_structp png, png_bytep data, size_t length) {
+    wik_png_encoder *encoder = (wik_png_encoder *)png_get_io_ptr(png);
+    if (length > SIZE_MAX - encoder->size) png_error(png, "output too large");
+    size_t needed = encoder->size + length;
+    if (needed > encoder->capacity) {
+        size_t capacity = encoder->capacity > 0 ? encoder->capacity : 8192;
+        while (capacity < needed) capacity = capacity > SIZE_MAX / 2 ? needed : capacity * 2;
+        uint8_t *grown = realloc(encoder->buffer, capacity);
+        if (grown == NULL) {
+            encoder->out_of_memory = 1;
+            png_error(png, "out of memory for the encoded PNG");
+        }
+        encoder->buffer = grown;
+        encoder->capacity = capacity;
+    }
+    memcpy(encoder->buffer + encoder->size, data, length);
+    encoder->size = needed;
+}
+
+static void wik_png_flush_data(png_structp png) {
+    (void)png;
+}
+
+wik_png_status wik_png_encode_rgba(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
+                                   int keep_alpha, int compression_level,
+                                   uint8_t **output, size_t *output_size,
+                                   char *message, size_t message_capacity) {
+    if (output == NULL || output_size == NULL) return WIK_PNG_INVALID_ARGUMENT;
+    *output = NULL;
+    *output_size = 0;
+    wik_png_copy_message(message, message_capacity, "");
+    if (pixels == NULL || width == 0 || height == 0 || width > PNG_UINT_31_MAX || height > PNG_UINT_31_MAX
+        || stride < (size_t)width * 4) {
+        return WIK_PNG_INVALID_ARGUMENT;
+    }
+    // Heap state: it changes after setjmp and must be intact after a longjmp.
+    wik_png_encoder *encoder = calloc(1, sizeof *encoder);
+    if (encoder == NULL) return WIK_PNG_NO_MEMORY;
+    encoder->message = message;
+    encoder->message_capacity = message_capacity;
+
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, encoder,
+                                              wik_png_encoder_error, wik_png_encoder_warning);
+    png_infop info = png != NULL ? png_create_info_struct(png) : NULL;
+    if (png == NULL || info == NULL) {
+        png_destroy_write_struct(&png, NULL);
+        free(encoder);
+        return WIK_PNG_NO_MEMORY;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        wik_png_status status = encoder->out_of_memory ? WIK_PNG_NO_MEMORY : WIK_PNG_CORRUPT;
+        png_destroy_write_struct(&png, &info);
+        free(encoder->rows);
+        free(encoder->buffer);
+        free(encoder);
+        return status;
+    }
+    png_set_write_fn(png, encoder, wik_png_write_data, wik_png_flush_data);
+    png_set_user_limits(png, PNG_UINT_31_MAX, PNG_UINT_31_MAX);
+    png_set_compression_level(png, compression_level < 0 ? 0 : compression_level > 9 ? 9 : compression_level);
+    png_set_IHDR(png, info, width, height, 8, keep_alpha ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    // The rows stay RGBA in memory; for an RGB file libpng drops the fourth byte of every pixel.
+    if (!keep_alpha) png_set_filler(png, 0, PNG_FILLER_AFTER);
+
+    encoder->rows = malloc((size_t)height * sizeof(png_bytep));
+    if (encoder->rows == NULL) {
+        encoder->out_of_memory = 1;
+        png_error(png, "out of memory for row pointers");
+    }
+    // libpng copies each row before transforming it, so the input is never written to.
+    for (uint32_t y = 0; y < height; y++) encoder->rows[y] = (png_bytep)(pixels + (size_t)y * stride);
+    png_write_image(png, encoder->rows);
+    png_write_end(png, NULL);
+
+    png_destroy_write_struct(&png, &info);
+    *output = encoder->buffer;
+    *output_size = encoder->size;
+    free(encoder->rows);
+    free(encoder);
+    return WIK_PNG_OK;
+}
+
+void wik_png_free(void *buffer) {
+    free(buffer);
+}

@@ -1,0 +1,110 @@
+// CPNG is imported only so the linker gets -lpng16 (its module map's `link`): wik_png.c calls libpng,
+// but a C target's #include does not autolink. No libpng symbol is used from Swift.
+import CPNG
+import CWebImageShims
+import Foundation
+import WebImageCore
+
+/// The one Swift file that talks to the PNG glue (`wik_png.c`), which drives libpng and owns its setjmp.
+///
+/// Pointers never leave the `withUnsafe…` scopes below; the C decoder and every buffer C allocates
+/// are released by `defer` on every path.
+enum LibPNG {
+    /// What a decode produces: the pixels and the orientation from an `eXIf` chunk.
+    struct Decoded {
+        var pixels: PixelBuffer
+        var orientation: ImageOrientation
+    }
+
+    /// Room for libpng's error and warning messages.
+    private static let messageCapacity = 256
+
+    /// Decodes PNG bytes into RGBA8, checking the IHDR's size against `maximumPixelCount` first.
+    static func decode(_ data: Data, maximumPixelCount: Int) throws -> Decoded {
+        try data.withUnsafeBytes { raw in
+            try withMessageBuffer { message in
+                let bytes = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
+                guard let decoder = wik_png_decoder_create(bytes, raw.count) else {
+                    throw ImageCodingError(.corruptData, format: .png, "out of memory creating the libpng decoder")
+                }
+                defer { wik_png_decoder_destroy(decoder) }
+
+                var header = wik_png_header()
+                let status = wik_png_read_header(decoder, &header, message.baseAddress, message.count)
+                let width = Int(header.width), height = Int(header.height)
+                if width > 0, height > 0 {
+                    // Even when a later chunk is broken, an IHDR over the limit is reported as such.
+                    try ImageCodingError.checkDimensions(.png, width: width, height: height, limit: maximumPixelCount)
+                }
+                try check(status, message, while: "reading the header")
+                try ImageCodingError.checkDimensions(.png, width: width, height: height, limit: maximumPixelCount)
+
+                let pixels = try PixelBuffer(width: width, height: height, hasAlpha: header.has_alpha != 0) {
+                    (buffer: UnsafeMutableBufferPointer<UInt8>) throws(ImageCodingError) in
+                    let status = wik_png_read_rgba(
+                        decoder, buffer.baseAddress, width * PixelBuffer.bytesPerPixel, buffer.count,
+                        message.baseAddress, message.count
+                    )
+                    try check(status, message, while: "decoding the pixels")
+                }
+                return Decoded(pixels: pixels, orientation: orientation(of: decoder))
+            }
+        }
+    }
+
+    /// Encodes `pixels` as an 8-bit RGBA PNG when `keepsAlpha`, else as 8-bit RGB.
+    static func encode(_ pixels: PixelBuffer, keepsAlpha: Bool, compressionLevel: Int32) throws -> Data {
+        guard let width = UInt32(exactly: pixels.width), let height = UInt32(exactly: pixels.height),
+              width > 0, height > 0, width <= Int32.max, height <= Int32.max else {
+            throw ImageCodingError(.encodingFailed, format: .png, "cannot encode \(pixels.width)×\(pixels.height) pixels as PNG")
+        }
+        return try pixels.withUnsafeBytes { raw in
+            try withMessageBuffer { message in
+                var output: UnsafeMutablePointer<UInt8>?
+                var size = 0
+                let status = wik_png_encode_rgba(
+                    raw.baseAddress?.assumingMemoryBound(to: UInt8.self), width, height, pixels.bytesPerRow,
+                    keepsAlpha ? 1 : 0, compressionLevel, &output, &size, message.baseAddress, message.count
+                )
+                defer { wik_png_free(output) }
+                guard status == WIK_PNG_OK, let output else {
+                    throw ImageCodingError(.encodingFailed, format: .png, "libpng: \(text(of: message, default: "encoding failed"))")
+                }
+                return Data(bytes: output, count: size)
+            }
+        }
+    }
+
+    /// The orientation in the file's `eXIf` chunk, `.up` when there is none or it has no orientation tag.
+    private static func orientation(of decoder: OpaquePointer) -> ImageOrientation {
+        var exif: UnsafePointer<UInt8>?
+        var size = 0
+        guard wik_png_exif(decoder, &exif, &size) != 0, let exif else { return .up }
+        return ExifOrientationReader.orientation(inTIFF: UnsafeRawBufferPointer(start: exif, count: size)) ?? .up
+    }
+
+    /// Throws the ``ImageCodingError`` matching a failed status.
+    private static func check(
+        _ status: wik_png_status, _ message: UnsafeMutableBufferPointer<CChar>, while step: String
+    ) throws(ImageCodingError) {
+        let code: ImageCodingError.Code
+        switch status {
+        case WIK_PNG_OK: return
+        case WIK_PNG_TRUNCATED: code = .truncatedData
+        default: code = .corruptData
+        }
+        throw ImageCodingError(code, format: .png, "libpng, \(step): \(text(of: message, default: "unknown error"))")
+    }
+
+    private static func withMessageBuffer<R>(_ body: (UnsafeMutableBufferPointer<CChar>) throws -> R) throws -> R {
+        try withUnsafeTemporaryAllocation(of: CChar.self, capacity: messageCapacity) { message in
+            message.initialize(repeating: 0)
+            return try body(message)
+        }
+    }
+
+    private static func text(of message: UnsafeMutableBufferPointer<CChar>, default fallback: String) -> String {
+        let bytes = message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        return bytes.isEmpty ? fallback : String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,51 @@
+public import Foundation
+public import WebImageCore
+
+/// Decodes and encodes PNG through libpng: every colour type and bit depth, tRNS and Adam7 on read,
+/// 8-bit RGB or RGBA on write.
+///
+/// Decoded pixels are 8-bit RGBA with straight alpha: palettes and grey are expanded, 16-bit samples
+/// are scaled as `round(v / 257)`, a tRNS chunk becomes alpha. Colour management is not applied:
+/// sample values are taken as sRGB whatever `gAMA`, `cHRM` or `iCCP` say (as libvips does). The
+/// orientation comes from an `eXIf` chunk when there is one. Only the still image is decoded; the
+/// frames of an animated PNG are not read, and encoding writes the first frame only.
+///
+/// ```swift
+/// let coder = PNGCoder()
+/// let image = try coder.decode(pngData)
+/// let data = try coder.encode(image, as: .png)
+/// ```
+public struct PNGCoder: ImageCoding {
+    /// The zlib level the encoder uses: libpng's and zlib's default balance of size and speed.
+    static let compressionLevel: Int32 = 6
+
+    /// Creates a PNG coder.
+    public init() {}
+
+    /// Whether the data starts with the PNG signature.
+    public func canDecode(_ data: Data) -> Bool {
+        ImageFormat(detecting: data) == .png
+    }
+
+    /// Decodes a PNG into an 8-bit RGBA image; throws ``ImageCodingError`` for corrupt, truncated or oversized data.
+    public func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
+        let decoded = try LibPNG.decode(data, maximumPixelCount: options.maximumPixelCount)
+        return options.makeImage(
+            frames: [ImageFrame(pixels: decoded.pixels)], format: .png, orientation: decoded.orientation, data: data
+        )
+    }
+
+    /// Whether `format` is PNG.
+    public func canEncode(to format: ImageFormat) -> Bool {
+        format == .png
+    }
+
+    /// Encodes the first frame as an 8-bit PNG: RGBA when it has alpha, RGB otherwise (zlib level 6).
+    public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodingOptions) throws -> Data {
+        guard canEncode(to: format) else {
+            throw ImageCodingError(.encodingFailed, format: format, "PNGCoder cannot encode \(format.displayName)")
+        }
+        let pixels = image.pixels
+        return try LibPNG.encode(pixels, keepsAlpha: pixels.hasAlpha, compressionLevel: Self.compressionLevel)
+    }
+}
