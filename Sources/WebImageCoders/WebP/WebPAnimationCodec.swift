@@ -120,7 +120,7 @@ extension WebPAnimationCodec {
 
         var timestamp = 0
         for frame in frames {
-            var picture = try WebPStillCodec.makePicture(frame.pixels, options: options)
+            var picture = try WebPStillCodec.makePicture(frame.pixels, argb: true)
             defer { WebPPictureFree(&picture) }
             guard WebPAnimEncoderAdd(encoder, &picture, Int32(clamping: timestamp), &config) != 0 else {
                 throw encoderError(encoder, "adding a frame")

@@ -17,10 +17,12 @@ public struct WebPCoder: ImageCoding {
     /// Creates the coder; it holds no state, so one instance may be shared by all threads.
     public init() {}
 
+    /// Whether `data` starts with a WebP RIFF header (`RIFF????WEBP`).
     public func canDecode(_ data: Data) -> Bool {
         ImageFormat(detecting: data) == .webp
     }
 
+    /// Decodes a still or animated WebP; throws ``ImageCodingError`` for truncated, corrupt or too large files.
     public func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
         try decode(data, options: options, scaledTo: nil)
     }
@@ -55,10 +57,12 @@ public struct WebPCoder: ImageCoding {
         )
     }
 
+    /// Whether `format` is WebP, the only format this coder writes.
     public func canEncode(to format: ImageFormat) -> Bool {
         format == .webp
     }
 
+    /// Encodes a still image, or an animation when the image has several frames (unless `firstFrameOnly`).
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodingOptions) throws -> Data {
         guard format == .webp else {
             throw ImageCodingError(.encodingFailed, format: format, "WebPCoder writes only WebP, not \(format.displayName)")

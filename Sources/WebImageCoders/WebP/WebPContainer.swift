@@ -62,7 +62,7 @@ struct WebPContainer {
         }
         var container = WebPContainer()
         if bytes[12..<16].elementsEqual("VP8X".utf8) {
-            guard riffSize + 8 >= vp8xEnd else {
+            guard riffSize + 8 >= vp8xEnd, bytes.count >= vp8xEnd else {
                 return .failure(ImageCodingError(.corruptData, format: .webp, "the VP8X chunk is shorter than its 10 bytes"))
             }
             let flags = bytes[20]

@@ -107,7 +107,7 @@ extension WebPStillCodec {
     /// Encodes one pixel buffer as a still WebP file.
     static func encode(_ pixels: PixelBuffer, options: ImageEncodingOptions) throws(ImageCodingError) -> Data {
         var config = try makeConfig(options)
-        var picture = try makePicture(pixels, options: options)
+        var picture = try makePicture(pixels, argb: options.lossless)
         defer { WebPPictureFree(&picture) }
         var writer = WebPMemoryWriter()
         WebPMemoryWriterInit(&writer)
@@ -143,7 +143,11 @@ extension WebPStillCodec {
 
     /// A picture holding a copy of `pixels` (RGBX when they are opaque, so no alpha is written).
     /// The caller frees it with `WebPPictureFree`.
-    static func makePicture(_ pixels: PixelBuffer, options: ImageEncodingOptions) throws(ImageCodingError) -> WebPPicture {
+    ///
+    /// `argb` keeps the pixels as ARGB instead of converting them to YUV 4:2:0 on import: needed for
+    /// lossless, and for the animation encoder, which converts a YUV picture back to ARGB (chroma would be
+    /// subsampled twice: about 4 dB lost). Lossy stills import straight to YUV, as cwebp does.
+    static func makePicture(_ pixels: PixelBuffer, argb: Bool) throws(ImageCodingError) -> WebPPicture {
         guard pixels.width <= maximumDimension, pixels.height <= maximumDimension, pixels.width > 0, pixels.height > 0 else {
             throw ImageCodingError(
                 .encodingFailed, format: .webp,
@@ -156,7 +160,7 @@ extension WebPStillCodec {
         }
         picture.width = Int32(pixels.width)
         picture.height = Int32(pixels.height)
-        picture.use_argb = options.lossless ? 1 : 0
+        picture.use_argb = argb ? 1 : 0
         let stride = Int32(pixels.bytesPerRow)
         let imported = pixels.withUnsafeBytes { raw in
             let rgba = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
