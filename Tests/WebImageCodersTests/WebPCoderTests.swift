@@ -188,6 +188,9 @@ import Testing
         for (index, frame) in decoded.frames.enumerated() {
             #expect(frame.pixels.bytes == source.frames[index].pixels.bytes, "frame \(index + 1)")
         }
+        // libwebp re-encodes every frame without alpha (the transparency comes from disposal), so the
+        // file has no VP8X alpha flag: the decoder must find the transparent pixels of frame 3 itself.
+        #expect(decoded.frames.map(\.pixels.hasAlpha) == [false, false, true])
     }
 
     /// Photo-like frames (the lossy fixtures' decoded pixels): the animation fixture's per-pixel chroma
