@@ -1,0 +1,94 @@
+public import Foundation
+public import WebImageCore
+
+/// Decodes and encodes WebP through libwebp: lossy, lossless, alpha, animation and EXIF orientation.
+///
+/// Decoding writes RGBA straight into the image's pixel storage (libwebp's advanced API, multi-threaded);
+/// animations come out as fully composited canvases, one per frame. Encoding writes a lossy file at
+/// ``ImageEncodingOptions/quality`` or a lossless one, an animation when the image has several frames,
+/// and an `EXIF` chunk when the image's orientation is not `.up`.
+///
+/// ```swift
+/// let coder = WebPCoder()
+/// let image = try coder.decode(data)
+/// let lossless = try coder.encode(image, as: .webp, options: ImageEncodingOptions(lossless: true))
+/// ```
+public struct WebPCoder: ImageCoding {
+    /// Creates the coder; it holds no state, so one instance may be shared by all threads.
+    public init() {}
+
+    /// Whether `data` starts with a WebP RIFF header (`RIFF????WEBP`).
+    public func canDecode(_ data: Data) -> Bool {
+        ImageFormat(detecting: data) == .webp
+    }
+
+    /// Decodes a still or animated WebP; throws ``ImageCodingError`` for truncated, corrupt or too large files.
+    public func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
+        try decode(data, options: options, scaledTo: nil)
+    }
+
+    /// Decodes, letting libwebp scale a still image to exactly `size` while decoding (for thumbnails).
+    ///
+    /// The file's own dimensions and `size` are both checked against ``ImageDecodingOptions/maximumPixelCount``
+    /// (libwebp's lossless decoder needs full-size working memory even when it scales). libwebp stretches to
+    /// `size` as given: the caller keeps the aspect ratio. Animations cannot be scaled by libwebp and are
+    /// returned at their full size.
+    func decode(_ data: Data, options: ImageDecodingOptions, scaledTo size: PixelSize?) throws(ImageCodingError) -> Image {
+        let container = try WebPContainer(data)
+        if let canvas = container.canvasSize {
+            try ImageCodingError.checkDimensions(.webp, width: canvas.width, height: canvas.height, limit: options.maximumPixelCount)
+        }
+        let decoded = try withBytes(of: data) { bytes throws(ImageCodingError) -> (frames: [ImageFrame], loopCount: Int, orientation: ImageOrientation) in
+            let features = try WebPStillCodec.features(bytes)
+            try ImageCodingError.checkDimensions(.webp, width: features.width, height: features.height, limit: options.maximumPixelCount)
+            let orientation = container.hasEXIF ? WebPStillCodec.exifOrientation(bytes) ?? .up : .up
+            if features.hasAnimation {
+                let animation = try WebPAnimationCodec.decode(bytes, features: features, options: options)
+                return (animation.frames, animation.loopCount, orientation)
+            }
+            if let size {
+                try ImageCodingError.checkDimensions(.webp, width: size.width, height: size.height, limit: options.maximumPixelCount)
+            }
+            let pixels = try WebPStillCodec.decode(bytes, features: features, scaledTo: size)
+            return ([ImageFrame(pixels: pixels)], 0, orientation)
+        }
+        return options.makeImage(
+            frames: decoded.frames, format: .webp, orientation: decoded.orientation, loopCount: decoded.loopCount, data: data
+        )
+    }
+
+    /// Whether `format` is WebP, the only format this coder writes.
+    public func canEncode(to format: ImageFormat) -> Bool {
+        format == .webp
+    }
+
+    /// Encodes a still image, or an animation when the image has several frames (unless `firstFrameOnly`).
+    public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodingOptions) throws -> Data {
+        guard format == .webp else {
+            throw ImageCodingError(.encodingFailed, format: format, "WebPCoder writes only WebP, not \(format.displayName)")
+        }
+        var data = if image.frames.count > 1, !options.firstFrameOnly {
+            try WebPAnimationCodec.encode(image.frames, loopCount: image.loopCount, options: options)
+        } else {
+            try WebPStillCodec.encode(image.pixels, options: options)
+        }
+        if image.orientation != .up {
+            data = try WebPStillCodec.addingEXIF(WebPContainer.exifOrientationBlock(image.orientation), to: data)
+        }
+        return data
+    }
+
+    /// Runs `body` on the bytes of `data` with a typed error (`Data.withUnsafeBytes` only rethrows untyped).
+    private func withBytes<R>(
+        of data: Data, _ body: (UnsafeRawBufferPointer) throws(ImageCodingError) -> R
+    ) throws(ImageCodingError) -> R {
+        let result: Result<R, ImageCodingError> = data.withUnsafeBytes { bytes in
+            do throws(ImageCodingError) {
+                return .success(try body(bytes))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+}
