@@ -27,7 +27,10 @@ let package = Package(
         .systemLibrary(name: "CWebP", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
         // The only C of our own: setjmp-based glue for libjpeg and libpng, so no longjmp crosses Swift frames.
-        .target(name: "CWebImageShims", dependencies: ["CJPEG", "CPNG"]),
+        .target(
+            name: "CWebImageShims", dependencies: ["CJPEG", "CPNG"],
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]
+        ),
 
         .target(name: "WebImageCore", swiftSettings: upcomingFeatures),
         .target(

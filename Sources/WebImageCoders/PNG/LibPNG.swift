@@ -1,6 +1,3 @@
-// CPNG is imported only so the linker gets -lpng16 (its module map's `link`): wik_png.c calls libpng,
-// but a C target's #include does not autolink. No libpng symbol is used from Swift.
-import CPNG
 import CWebImageShims
 import Foundation
 import WebImageCore
