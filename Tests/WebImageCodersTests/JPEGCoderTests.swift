@@ -113,6 +113,23 @@ import Testing
         #expect(maxChannelDifference(turned, expected.applyingOrientation(.right)) <= 2)
     }
 
+    @Test func oneCoderDecodesAndEncodesOnManyThreadsAtOnce() async throws {
+        let data = try Fixtures.data("jpeg/progressive.jpg")
+        let coder = coder
+        let reference = try coder.decode(data).pixels
+        let results = try await withThrowingTaskGroup(of: PixelBuffer.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    let image = try coder.decode(data)
+                    return try coder.decode(coder.encode(image, as: .jpeg, options: ImageEncodingOptions(quality: 1))).pixels
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.count == 8)
+        #expect(results.allSatisfy { psnr($0, reference) >= 40 })
+    }
+
     @Test func canDecodeRecognisesJPEGOnly() throws {
         #expect(coder.canDecode(try Fixtures.data("jpeg/baseline-420.jpg")))
         #expect(!coder.canDecode(Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])))

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// Decodes and encodes JPEG through libjpeg-turbo (SPEC CD-02).
+/// Decodes and encodes JPEG through libjpeg-turbo (SPEC CD-01, CD-07; orientation CD-18).
 ///
 /// Decoding handles baseline, progressive, arithmetic-coded and restart-interval files in
 /// greyscale, YCbCr, RGB, CMYK and YCCK, always into opaque RGBA (JPEG has no alpha). The EXIF
@@ -23,10 +23,12 @@ public struct JPEGCoder: ImageCoding {
     /// Creates the coder; it holds no state.
     public init() {}
 
+    /// Whether the data starts with a JPEG signature (`FF D8 FF`).
     public func canDecode(_ data: Data) -> Bool {
         ImageFormat(detecting: data) == .jpeg
     }
 
+    /// Decodes at full size into opaque RGBA, reporting the EXIF orientation.
     public func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
         try decode(data, options: options, scale: .full)
     }
@@ -58,10 +60,12 @@ public struct JPEGCoder: ImageCoding {
         try data.withUnsafeBytes { bytes in try LibJPEG.header(of: bytes, scale: scale) }
     }
 
+    /// Whether `format` is `.jpeg`, the only format this coder writes.
     public func canEncode(to format: ImageFormat) -> Bool {
         format == .jpeg
     }
 
+    /// Encodes the first frame as a baseline JPEG, ignoring alpha; see the type's documentation.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodingOptions) throws -> Data {
         guard format == .jpeg else {
             throw ImageCodingError(.unsupportedFormat, format: format, "JPEGCoder only writes JPEG")
