@@ -160,7 +160,7 @@ int wik_jpeg_read_header(const uint8_t *data, size_t size, int scale_denom,
     return WIK_JPEG_OK;
 }
 
-/// (a × b + 127) / 255, exactly, as Pillow's MULDIV255.
+/// a × b / 255 rounded to the nearest integer, computed exactly as Pillow's MULDIV255.
 static inline unsigned wik_mul_div255(unsigned a, unsigned b) {
     unsigned t = a * b + 128;
     return ((t >> 8) + t) >> 8;
