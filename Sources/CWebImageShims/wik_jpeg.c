@@ -1,1 +1,220 @@
-// JPEG glue: see include/wik_jpeg.h
+// JPEG glue: see include/wik_jpeg.h.
+//
+// libjpeg reports fatal errors by calling error_exit, which must not return; ours copies the
+// message into the caller's buffer and longjmps back to the public function that set the jump
+// buffer. Those functions are the only callers of libjpeg, so no longjmp ever crosses Swift.
+#include "wik_jpeg.h"
+#include "wik_jpeg_private.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jerror.h>
+
+/// Progressive files with more scans than this are rejected: each scan re-walks the whole
+/// coefficient buffer, so a hostile file with thousands of tiny scans costs minutes of CPU
+/// (libjpeg-turbo's own advice for untrusted input, cf. djpeg -maxscans).
+#define WIK_JPEG_MAX_SCANS 1000
+
+// MARK: - Errors and warnings (shared with wik_jpeg_encode.c through wik_jpeg_private.h)
+
+static void wik_jpeg_set_message(wik_jpeg_error *error, const char *text) {
+    if (error->err != NULL && error->err_len > 0) {
+        snprintf(error->err, error->err_len, "%s", text);
+    }
+}
+
+/// Records `text` and `status`, then jumps back to the public entry point.
+__attribute__((noreturn)) void wik_jpeg_fail(j_common_ptr cinfo, int status, const char *text) {
+    wik_jpeg_error *error = (wik_jpeg_error *)cinfo->err;
+    error->status = status;
+    wik_jpeg_set_message(error, text);
+    longjmp(error->jump, 1);
+}
+
+static void wik_jpeg_error_exit(j_common_ptr cinfo) {
+    char text[JMSG_LENGTH_MAX];
+    (*cinfo->err->format_message)(cinfo, text);
+    int code = cinfo->err->msg_code;
+    int status;
+    if (code == JERR_NO_BACKING_STORE || code == JERR_OUT_OF_MEMORY) {
+        status = WIK_JPEG_TOO_LARGE;
+    } else {
+        status = cinfo->is_decompressor ? WIK_JPEG_CORRUPT : WIK_JPEG_ENCODE_FAILED;
+    }
+    wik_jpeg_fail(cinfo, status, text);
+}
+
+/// Warnings are counted, never printed. Running out of data (libjpeg then feeds a fake EOI and
+/// carries on with grey) means the file is cut, so it ends the decode at once as truncated.
+static void wik_jpeg_emit_message(j_common_ptr cinfo, int msg_level) {
+    if (msg_level >= 0) return; // trace messages
+    cinfo->err->num_warnings++;
+    if (cinfo->err->msg_code == JWRN_JPEG_EOF) {
+        char text[JMSG_LENGTH_MAX];
+        (*cinfo->err->format_message)(cinfo, text);
+        wik_jpeg_fail(cinfo, WIK_JPEG_TRUNCATED, text);
+    }
+}
+
+static void wik_jpeg_output_message(j_common_ptr cinfo) {
+    (void)cinfo; // never write to stderr
+}
+
+void wik_jpeg_init_error(wik_jpeg_error *error, char *err, size_t err_len) {
+    jpeg_std_error(&error->pub);
+    error->pub.error_exit = wik_jpeg_error_exit;
+    error->pub.emit_message = wik_jpeg_emit_message;
+    error->pub.output_message = wik_jpeg_output_message;
+    error->status = WIK_JPEG_OK;
+    error->err = err;
+    error->err_len = err_len;
+    if (err != NULL && err_len > 0) err[0] = '\0';
+}
+// MARK: - Decoding
+
+typedef struct {
+    struct jpeg_decompress_struct cinfo;
+    wik_jpeg_error error;
+    struct jpeg_progress_mgr progress;
+} wik_jpeg_decoder;
+
+static void wik_jpeg_progress(j_common_ptr cinfo) {
+    if (cinfo->is_decompressor && ((j_decompress_ptr)cinfo)->input_scan_number > WIK_JPEG_MAX_SCANS) {
+        char text[96];
+        snprintf(text, sizeof text, "more than %d scans in a progressive JPEG", WIK_JPEG_MAX_SCANS);
+        wik_jpeg_fail(cinfo, WIK_JPEG_CORRUPT, text);
+    }
+}
+
+static wik_jpeg_color_space wik_jpeg_color_space_of(J_COLOR_SPACE space) {
+    switch (space) {
+    case JCS_GRAYSCALE: return WIK_JPEG_COLOR_GRAY;
+    case JCS_YCbCr: return WIK_JPEG_COLOR_YCBCR;
+    case JCS_RGB: return WIK_JPEG_COLOR_RGB;
+    case JCS_CMYK: return WIK_JPEG_COLOR_CMYK;
+    case JCS_YCCK: return WIK_JPEG_COLOR_YCCK;
+    default: return WIK_JPEG_COLOR_UNKNOWN;
+    }
+}
+
+/// Reads the header and sets the output colour space and scale. Call only under a jump buffer.
+static void wik_jpeg_begin(wik_jpeg_decoder *d, const uint8_t *data, size_t size, int scale_denom) {
+    jpeg_create_decompress(&d->cinfo);
+    d->progress.progress_monitor = wik_jpeg_progress;
+    d->cinfo.progress = &d->progress;
+    if (size == 0) wik_jpeg_fail((j_common_ptr)&d->cinfo, WIK_JPEG_TRUNCATED, "the data is empty");
+    if (size > ULONG_MAX) wik_jpeg_fail((j_common_ptr)&d->cinfo, WIK_JPEG_CORRUPT, "the data is too large");
+    if (scale_denom != 1 && scale_denom != 2 && scale_denom != 4 && scale_denom != 8) {
+        wik_jpeg_fail((j_common_ptr)&d->cinfo, WIK_JPEG_CORRUPT, "the scale denominator must be 1, 2, 4 or 8");
+    }
+    jpeg_mem_src(&d->cinfo, data, (unsigned long)size);
+    jpeg_read_header(&d->cinfo, TRUE);
+    switch (d->cinfo.jpeg_color_space) {
+    case JCS_GRAYSCALE:
+    case JCS_YCbCr:
+    case JCS_RGB:
+        d->cinfo.out_color_space = JCS_EXT_RGBA;
+        break;
+    case JCS_CMYK:
+    case JCS_YCCK:
+        d->cinfo.out_color_space = JCS_CMYK; // converted to RGBA row by row
+        break;
+    default: {
+        char text[96];
+        snprintf(text, sizeof text, "unsupported JPEG colour space with %d components", d->cinfo.num_components);
+        wik_jpeg_fail((j_common_ptr)&d->cinfo, WIK_JPEG_CORRUPT, text);
+    }
+    }
+    d->cinfo.scale_num = 1;
+    d->cinfo.scale_denom = (unsigned int)scale_denom;
+    jpeg_calc_output_dimensions(&d->cinfo);
+}
+
+static void wik_jpeg_prepare_decoder(wik_jpeg_decoder *d, char *err, size_t err_len) {
+    memset(d, 0, sizeof *d);
+    wik_jpeg_init_error(&d->error, err, err_len);
+    d->cinfo.err = &d->error.pub;
+}
+
+int wik_jpeg_read_header(const uint8_t *data, size_t size, int scale_denom,
+                         wik_jpeg_info *info, char *err, size_t err_len) {
+    wik_jpeg_decoder d;
+    wik_jpeg_prepare_decoder(&d, err, err_len);
+    memset(info, 0, sizeof *info);
+    if (setjmp(d.error.jump)) {
+        jpeg_destroy_decompress(&d.cinfo);
+        return d.error.status;
+    }
+    wik_jpeg_begin(&d, data, size, scale_denom);
+    info->width = d.cinfo.image_width;
+    info->height = d.cinfo.image_height;
+    info->output_width = d.cinfo.output_width;
+    info->output_height = d.cinfo.output_height;
+    info->components = d.cinfo.num_components;
+    info->color_space = wik_jpeg_color_space_of(d.cinfo.jpeg_color_space);
+    info->progressive = d.cinfo.progressive_mode ? 1 : 0;
+    info->adobe_marker = d.cinfo.saw_Adobe_marker ? 1 : 0;
+    jpeg_destroy_decompress(&d.cinfo);
+    return WIK_JPEG_OK;
+}
+
+/// a × b / 255 rounded to the nearest integer, computed exactly as Pillow's MULDIV255.
+static inline unsigned wik_mul_div255(unsigned a, unsigned b) {
+    unsigned t = a * b + 128;
+    return ((t >> 8) + t) >> 8;
+}
+
+/// Converts CMYK rows to RGBA in place. The inks are read as stored inverted (0 = full ink), as
+/// Photoshop writes them with its Adobe APP14 marker, and as Chrome, Firefox and Pillow read every
+/// CMYK JPEG, marker or not: a file without the marker decodes the same. The conversion is the
+/// naive R = (1 − C)(1 − K) browsers use without an ICC profile, rounded exactly like Pillow's.
+static void wik_jpeg_cmyk_to_rgba(uint8_t *row, uint32_t width) {
+    for (uint32_t x = 0; x < width; x++, row += 4) {
+        unsigned c = 255u - row[0], m = 255u - row[1], y = 255u - row[2], k = 255u - row[3];
+        unsigned nk = 255 - k;
+        row[0] = (uint8_t)(nk - wik_mul_div255(c, nk));
+        row[1] = (uint8_t)(nk - wik_mul_div255(m, nk));
+        row[2] = (uint8_t)(nk - wik_mul_div255(y, nk));
+        row[3] = 255;
+    }
+}
+
+int wik_jpeg_decode_rgba(const uint8_t *data, size_t size, int scale_denom,
+                         uint8_t *out, size_t out_stride, uint32_t out_width, uint32_t out_height,
+                         size_t max_memory, char *err, size_t err_len) {
+    wik_jpeg_decoder d;
+    wik_jpeg_prepare_decoder(&d, err, err_len);
+    if (setjmp(d.error.jump)) {
+        jpeg_destroy_decompress(&d.cinfo);
+        return d.error.status;
+    }
+    wik_jpeg_begin(&d, data, size, scale_denom);
+    if (max_memory > 0) d.cinfo.mem->max_memory_to_use = max_memory > LONG_MAX ? LONG_MAX : (long)max_memory;
+    if (d.cinfo.output_width != out_width || d.cinfo.output_height != out_height
+        || out_stride / 4 < (size_t)out_width) {
+        char text[128];
+        snprintf(text, sizeof text, "the output is %ux%u pixels, not the %ux%u allocated",
+                 d.cinfo.output_width, d.cinfo.output_height, out_width, out_height);
+        wik_jpeg_fail((j_common_ptr)&d.cinfo, WIK_JPEG_CORRUPT, text);
+    }
+    jpeg_start_decompress(&d.cinfo);
+    int cmyk = d.cinfo.out_color_space == JCS_CMYK;
+    JSAMPROW rows[WIK_JPEG_ROW_BATCH];
+    while (d.cinfo.output_scanline < d.cinfo.output_height) {
+        JDIMENSION first = d.cinfo.output_scanline;
+        JDIMENSION count = d.cinfo.output_height - first;
+        if (count > WIK_JPEG_ROW_BATCH) count = WIK_JPEG_ROW_BATCH;
+        for (JDIMENSION i = 0; i < count; i++) rows[i] = out + (size_t)(first + i) * out_stride;
+        JDIMENSION read = jpeg_read_scanlines(&d.cinfo, rows, count);
+        if (read == 0) wik_jpeg_fail((j_common_ptr)&d.cinfo, WIK_JPEG_CORRUPT, "libjpeg returned no rows");
+        if (cmyk) {
+            for (JDIMENSION i = 0; i < read; i++) wik_jpeg_cmyk_to_rgba(rows[i], out_width);
+        }
+    }
+    // Reads through to EOI: a file cut after its last scan still reports the premature end.
+    jpeg_finish_decompress(&d.cinfo);
+    jpeg_destroy_decompress(&d.cinfo);
+    return WIK_JPEG_OK;
+}

@@ -1,1 +1,76 @@
 #pragma once
+#ifndef WIK_JPEG_H
+#define WIK_JPEG_H
+// JPEG glue over libjpeg-turbo's classic jpeglib API. Every libjpeg call happens inside these
+// functions, each with its own jump buffer, so libjpeg's longjmp never crosses a Swift frame.
+// Warnings are recorded, never printed; errors are copied into the caller's `err` buffer.
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// The outcome of a call.
+typedef enum {
+    WIK_JPEG_OK = 0,
+    /// The data is not a valid JPEG (or uses a feature libjpeg-turbo does not decode).
+    WIK_JPEG_CORRUPT = 1,
+    /// The data ends before the image does (libjpeg's premature-EOF warning, also a missing EOI).
+    WIK_JPEG_TRUNCATED = 2,
+    /// Decoding needs more working memory than `max_memory` allows (huge progressive images).
+    WIK_JPEG_TOO_LARGE = 3,
+    /// The encoder failed.
+    WIK_JPEG_ENCODE_FAILED = 4,
+} wik_jpeg_status;
+
+/// The colour space of the encoded data.
+typedef enum {
+    WIK_JPEG_COLOR_UNKNOWN = 0,
+    WIK_JPEG_COLOR_GRAY = 1,
+    WIK_JPEG_COLOR_YCBCR = 2,
+    WIK_JPEG_COLOR_RGB = 3,
+    WIK_JPEG_COLOR_CMYK = 4,
+    WIK_JPEG_COLOR_YCCK = 5,
+} wik_jpeg_color_space;
+
+/// What the header declares, plus the output size for the requested DCT scale.
+typedef struct {
+    uint32_t width;
+    uint32_t height;
+    /// The decoded size when scaling by 1/scale_denom (libjpeg rounds up: ceil(width / denom)).
+    uint32_t output_width;
+    uint32_t output_height;
+    int components;
+    wik_jpeg_color_space color_space;
+    int progressive;
+    /// An Adobe APP14 marker is present (informational: CMYK is always read as inverted inks).
+    int adobe_marker;
+} wik_jpeg_info;
+
+/// Parses the header (up to the first scan). `scale_denom` is 1, 2, 4 or 8.
+int wik_jpeg_read_header(const uint8_t *data, size_t size, int scale_denom,
+                         wik_jpeg_info *info, char *err, size_t err_len);
+
+/// Decodes into 8-bit RGBA (alpha 255) at 1/scale_denom size, straight into `out`
+/// (`out_height` rows of `out_stride` bytes). `out_width`/`out_height` must equal the output size
+/// the header reported. `max_memory` caps libjpeg's working memory in bytes (0: no cap).
+int wik_jpeg_decode_rgba(const uint8_t *data, size_t size, int scale_denom,
+                         uint8_t *out, size_t out_stride, uint32_t out_width, uint32_t out_height,
+                         size_t max_memory, char *err, size_t err_len);
+
+/// Encodes RGBA pixels (the alpha channel is ignored) as a baseline JPEG. `quality` is 0–100;
+/// below 90 chroma is subsampled 4:2:0, from 90 up it is kept 4:4:4. When `exif_orientation` is
+/// 2–8 an EXIF APP1 segment with that orientation tag is written. On success `*out` holds the
+/// file (release it with wik_jpeg_free) and `*out_size` its length.
+int wik_jpeg_encode_rgba(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
+                         int quality, int exif_orientation,
+                         uint8_t **out, size_t *out_size, char *err, size_t err_len);
+
+/// Releases a buffer returned by wik_jpeg_encode_rgba.
+void wik_jpeg_free(uint8_t *buffer);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,28 @@
+// Internal to CWebImageShims: the libjpeg error manager shared by the JPEG decoder and encoder.
+#ifndef WIK_JPEG_PRIVATE_H
+#define WIK_JPEG_PRIVATE_H
+#include <setjmp.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <jpeglib.h>
+
+/// Rows handed to libjpeg per read/write call; more than any row group libjpeg produces at once.
+#define WIK_JPEG_ROW_BATCH 32
+
+typedef struct {
+    struct jpeg_error_mgr pub;
+    jmp_buf jump;
+    int status;
+    char *err;
+    size_t err_len;
+} wik_jpeg_error;
+
+/// Installs our handlers: errors longjmp to `error->jump` with their message copied into `err`,
+/// warnings are counted and never printed, a premature end of data ends the call as truncated.
+void wik_jpeg_init_error(wik_jpeg_error *error, char *err, size_t err_len);
+
+/// Records `text` and `status`, then jumps back to the public entry point.
+__attribute__((noreturn)) void wik_jpeg_fail(j_common_ptr cinfo, int status, const char *text);
+
+#endif

@@ -1,0 +1,85 @@
+public import Foundation
+
+/// Decodes and encodes JPEG through libjpeg-turbo (SPEC CD-01, CD-07; orientation CD-18).
+///
+/// Decoding handles baseline, progressive, arithmetic-coded and restart-interval files in
+/// greyscale, YCbCr, RGB, CMYK and YCCK, always into opaque RGBA (JPEG has no alpha). The EXIF
+/// orientation is reported (or applied, with ``ImageDecodingOptions/applyOrientation``).
+/// ``decode(_:options:scale:)`` shrinks by 1/2, 1/4 or 1/8 inside the DCT, which is much cheaper
+/// than decoding at full size and resampling.
+///
+/// Encoding writes a baseline JPEG with optimised Huffman tables at
+/// ``ImageEncodingOptions/qualityPercent``: chroma is subsampled 4:2:0 below quality 90 and kept
+/// at full resolution (4:4:4) from 90 up. The alpha channel is ignored (JPEG cannot store it), only
+/// the first frame is written, and a non-`.up` orientation is written as an EXIF APP1 segment.
+///
+/// ```swift
+/// let coder = JPEGCoder()
+/// let image = try coder.decode(data)
+/// let thumbnail = try coder.decode(data, options: ImageDecodingOptions(), scale: .eighth)
+/// let jpeg = try coder.encode(image, as: .jpeg, options: ImageEncodingOptions(quality: 0.8))
+/// ```
+public struct JPEGCoder: ImageCoding {
+    /// Creates the coder; it holds no state.
+    public init() {}
+
+    /// Whether the data starts with a JPEG signature (`FF D8 FF`).
+    public func canDecode(_ data: Data) -> Bool {
+        ImageFormat(detecting: data) == .jpeg
+    }
+
+    /// Decodes at full size into opaque RGBA, reporting the EXIF orientation.
+    public func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
+        try decode(data, options: options, scale: .full)
+    }
+
+    /// Decodes at 1/`scale` of the stored size (each side rounded up), scaling inside the DCT.
+    ///
+    /// ``ImageDecodingOptions/maximumPixelCount`` limits the decoded (scaled) size.
+    public func decode(_ data: Data, options: ImageDecodingOptions, scale: DCTScale) throws -> Image {
+        let (pixels, orientation) = try data.withUnsafeBytes { bytes in
+            let info = try LibJPEG.header(of: bytes, scale: scale)
+            try ImageCodingError.checkDimensions(
+                .jpeg, width: info.outputSize.width, height: info.outputSize.height, limit: options.maximumPixelCount
+            )
+            let pixels = try PixelBuffer(
+                width: info.outputSize.width, height: info.outputSize.height, hasAlpha: false
+            ) { output throws(ImageCodingError) in
+                try LibJPEG.decode(
+                    bytes, scale: scale, into: output, size: info.outputSize,
+                    maximumWorkingMemory: Self.workingMemoryLimit(options: options)
+                )
+            }
+            return (pixels, ExifOrientationReader.orientation(inJPEG: bytes) ?? .up)
+        }
+        return options.makeImage(frames: [ImageFrame(pixels: pixels)], format: .jpeg, orientation: orientation, data: data)
+    }
+
+    /// What the header declares, without decoding any pixels; `outputSize` is the size at `scale`.
+    public func info(of data: Data, scale: DCTScale = .full) throws -> Info {
+        try data.withUnsafeBytes { bytes in try LibJPEG.header(of: bytes, scale: scale) }
+    }
+
+    /// Whether `format` is `.jpeg`, the only format this coder writes.
+    public func canEncode(to format: ImageFormat) -> Bool {
+        format == .jpeg
+    }
+
+    /// Encodes the first frame as a baseline JPEG, ignoring alpha; see the type's documentation.
+    public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodingOptions) throws -> Data {
+        guard format == .jpeg else {
+            throw ImageCodingError(.unsupportedFormat, format: format, "JPEGCoder only writes JPEG")
+        }
+        // Only the first frame: JPEG has no animation. Alpha is dropped.
+        return try LibJPEG.encode(image.pixels, quality: options.qualityPercent, orientation: image.orientation)
+    }
+
+    /// libjpeg's working-memory cap: 8 bytes per pixel of ``ImageDecodingOptions/maximumPixelCount``,
+    /// whatever the output scale. Baseline files stream in a few rows of memory, but progressive and
+    /// multi-scan files keep every DCT coefficient of the full-size image (3 bytes per pixel at 4:2:0,
+    /// 6 at 4:4:4) even for a 1/8 decode; past the cap decoding fails with `.imageTooLarge`.
+    static func workingMemoryLimit(options: ImageDecodingOptions) -> Int {
+        let (limit, overflow) = max(options.maximumPixelCount, 0).multipliedReportingOverflow(by: 8)
+        return overflow ? Int.max : max(limit, 1)
+    }
+}
