@@ -49,13 +49,13 @@ extension GIFCoderTests {
         #expect(GIFCoder.centiseconds(.seconds(1000)) == 65535)
     }
 
-    /// Median cut to 256 colours without dithering; measured 28.8 dB on this pattern.
-    @Test func manyColoursAreQuantisedAbove28dB() throws {
+    /// Median cut to 256 colours without dithering; measured 32.1 dB on this pattern (giflib alone: 28.8; Pillow median cut on 640×480: 32.2).
+    @Test func manyColoursAreQuantisedAbove30dB() throws {
         let pixels = PixelBuffer.samplePattern(width: 160, height: 120)
         let data = try GIFCoder().encode(Image(pixels: pixels), as: .gif)
         let decoded = try GIFCoder().decode(data)
         #expect(!decoded.hasAlpha)
-        #expect(psnr(decoded.pixels, pixels) > 28)
+        #expect(psnr(decoded.pixels, pixels) > 30)
     }
 
     @Test func alphaBelowHalfBecomesTransparentAndTheRestOpaque() throws {

@@ -3,8 +3,8 @@
 /// Pixels with alpha below 128 become one reserved transparent index; the others are treated as
 /// opaque. A frame with at most 255 distinct opaque colours gets an exact palette (lossless). A frame
 /// with more is reduced to 255 or 256 colours by giflib's median cut (`GifQuantizeBuffer`, 5 bits per
-/// channel, no dithering), after which each palette entry is replaced by the mean of the 8-bit
-/// pixels mapped to it, which removes the 5-bit truncation bias of giflib's own averages.
+/// channel, no dithering), refined by two k-means steps on the 8-bit pixels (nearest entry per
+/// 6-bit cell, then each entry moved to the mean of its pixels).
 enum GIFPalette {
     /// Pixels whose alpha is below this are written as the transparent index.
     static let alphaThreshold: UInt8 = 128
@@ -92,20 +92,10 @@ enum GIFPalette {
         var indices = [UInt8](repeating: 0, count: count)
         var colors = try GIFLib.quantize(red: &red, green: &green, blue: &blue, indices: &indices,
                                          colorCount: hasTransparent ? 255 : 256)
-        // Replace each entry by the mean of the opaque pixels mapped to it.
-        var sums = [Int](repeating: 0, count: 256 * 4)
-        for i in 0..<count where !transparent[i] {
-            let s = 4 * Int(indices[i])
-            sums[s] += Int(red[i])
-            sums[s + 1] += Int(green[i])
-            sums[s + 2] += Int(blue[i])
-            sums[s + 3] += 1
-        }
-        for entry in 0..<colors.count / 3 where sums[4 * entry + 3] > 0 {
-            let n = sums[4 * entry + 3]
-            for channel in 0..<3 {
-                colors[3 * entry + channel] = UInt8((sums[4 * entry + channel] + n / 2) / n)
-            }
+        colors = meanColors(colors, indices: indices, red: red, green: green, blue: blue, transparent: transparent)
+        for _ in 0..<refinementSteps {
+            remapToNearest(colors, indices: &indices, red: red, green: green, blue: blue, transparent: transparent)
+            colors = meanColors(colors, indices: indices, red: red, green: green, blue: blue, transparent: transparent)
         }
         var transparentIndex: Int?
         if hasTransparent {
@@ -115,5 +105,55 @@ enum GIFPalette {
             for i in 0..<count where transparent[i] { indices[i] = UInt8(index) }
         }
         return GIFIndexedFrame(indices: indices, colors: colors, transparentIndex: transparentIndex)
+    }
+
+    /// Lloyd (k-means) steps after the median cut: each remaps every pixel to its nearest entry and
+    /// moves every entry to the mean of its pixels.
+    static let refinementSteps = 2
+
+    /// Each entry replaced by the mean of the opaque pixels mapped to it (unused entries keep their colour).
+    private static func meanColors(
+        _ colors: [UInt8], indices: [UInt8], red: [UInt8], green: [UInt8], blue: [UInt8], transparent: [Bool]
+    ) -> [UInt8] {
+        var sums = [Int](repeating: 0, count: 256 * 4)
+        for i in 0..<indices.count where !transparent[i] {
+            let s = 4 * Int(indices[i])
+            sums[s] += Int(red[i])
+            sums[s + 1] += Int(green[i])
+            sums[s + 2] += Int(blue[i])
+            sums[s + 3] += 1
+        }
+        var result = colors
+        for entry in 0..<colors.count / 3 where sums[4 * entry + 3] > 0 {
+            let n = sums[4 * entry + 3]
+            for channel in 0..<3 {
+                result[3 * entry + channel] = UInt8((sums[4 * entry + channel] + n / 2) / n)
+            }
+        }
+        return result
+    }
+
+    /// Maps each opaque pixel to the nearest palette entry, searched once per 6-bit-per-channel cell
+    /// (at the cell's centre), so the cost grows with the distinct cells, not the pixels.
+    private static func remapToNearest(
+        _ colors: [UInt8], indices: inout [UInt8], red: [UInt8], green: [UInt8], blue: [UInt8], transparent: [Bool]
+    ) {
+        let entryCount = colors.count / 3
+        var nearest = [Int16](repeating: -1, count: 1 << 18)
+        for i in 0..<indices.count where !transparent[i] {
+            let r = Int(red[i] >> 2), g = Int(green[i] >> 2), b = Int(blue[i] >> 2)
+            let cell = r << 12 | g << 6 | b
+            if nearest[cell] < 0 {
+                let cr = r << 2 | 2, cg = g << 2 | 2, cb = b << 2 | 2
+                var best = 0, bestDistance = Int.max
+                for entry in 0..<entryCount {
+                    let dr = Int(colors[3 * entry]) - cr, dg = Int(colors[3 * entry + 1]) - cg, db = Int(colors[3 * entry + 2]) - cb
+                    let distance = dr * dr + dg * dg + db * db
+                    if distance < bestDistance { bestDistance = distance; best = entry }
+                }
+                nearest[cell] = Int16(best)
+            }
+            indices[i] = UInt8(nearest[cell])
+        }
     }
 }
