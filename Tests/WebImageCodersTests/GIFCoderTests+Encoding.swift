@@ -58,6 +58,18 @@ extension GIFCoderTests {
         #expect(psnr(decoded.pixels, pixels) > 30)
     }
 
+    /// giflib's quantiser keeps state in a static variable; the coder serialises it, so parallel
+    /// encodes give the same bytes as a single one.
+    @Test func concurrentQuantisingEncodesGiveIdenticalBytes() async throws {
+        let image = Image(pixels: PixelBuffer.samplePattern(width: 96, height: 64, seed: 7))
+        let expected = try GIFCoder().encode(image, as: .gif)
+        let results = try await withThrowingTaskGroup(of: Data.self) { group in
+            for _ in 0..<6 { group.addTask { try GIFCoder().encode(image, as: .gif) } }
+            return try await group.reduce(into: [Data]()) { $0.append($1) }
+        }
+        #expect(results.allSatisfy { $0 == expected })
+    }
+
     @Test func alphaBelowHalfBecomesTransparentAndTheRestOpaque() throws {
         let pixels = PixelBuffer.samplePattern(width: 64, height: 48, alpha: true)
         let decoded = try GIFCoder().decode(GIFCoder().encode(Image(pixels: pixels), as: .gif))

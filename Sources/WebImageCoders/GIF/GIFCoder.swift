@@ -19,10 +19,12 @@ public struct GIFCoder: ImageCoding {
     /// Creates the coder; it holds no state.
     public init() {}
 
+    /// Whether the data starts with a GIF87a or GIF89a signature.
     public func canDecode(_ data: Data) -> Bool {
         ImageFormat(detecting: data) == .gif
     }
 
+    /// Decodes every frame (or only the first, per `options`) composited onto the full canvas.
     public func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
         guard canDecode(data) else {
             throw ImageCodingError(.unsupportedFormat, format: ImageFormat(detecting: data), "not a GIF")
@@ -32,6 +34,7 @@ public struct GIFCoder: ImageCoding {
         return options.makeImage(frames: decoded.frames, format: .gif, loopCount: decoded.loopCount, data: data)
     }
 
+    /// Whether `format` is GIF.
     public func canEncode(to format: ImageFormat) -> Bool {
         format == .gif
     }
