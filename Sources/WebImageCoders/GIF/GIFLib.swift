@@ -1,0 +1,293 @@
+import CGIF
+import Foundation
+import Synchronization
+
+// The only file that talks to giflib 5.2.1. giflib reports failures as return codes (it never
+// longjmps and never prints), so it is driven from Swift: bytes come from memory through a read
+// callback and go to a `Data` through a write callback, both reaching their state via `UserData`.
+
+/// The memory giflib reads from, handed over as `GifFileType.UserData`.
+private struct GIFInput {
+    var bytes: UnsafeRawBufferPointer
+    var offset = 0
+    /// Set when giflib asked for bytes past the end: the failure that follows is truncation.
+    var reachedEnd = false
+}
+
+private func readInput(_ gif: UnsafeMutablePointer<GifFileType>?, _ buffer: UnsafeMutablePointer<GifByteType>?, _ length: Int32) -> Int32 {
+    guard let gif, let buffer, length > 0,
+          let input = gif.pointee.UserData?.assumingMemoryBound(to: GIFInput.self) else { return 0 }
+    let count = min(Int(length), input.pointee.bytes.count - input.pointee.offset)
+    if count < Int(length) { input.pointee.reachedEnd = true }
+    guard count > 0, let base = input.pointee.bytes.baseAddress else { return 0 }
+    UnsafeMutableRawPointer(buffer).copyMemory(from: base + input.pointee.offset, byteCount: count)
+    input.pointee.offset += count
+    return Int32(count)
+}
+
+private func writeOutput(_ gif: UnsafeMutablePointer<GifFileType>?, _ bytes: UnsafePointer<GifByteType>?, _ length: Int32) -> Int32 {
+    guard let gif, let bytes, length > 0,
+          let output = gif.pointee.UserData?.assumingMemoryBound(to: Data.self) else { return 0 }
+    output.pointee.append(bytes, count: Int(length))
+    return length
+}
+
+/// A frame ready for giflib's encoder: one palette index per canvas pixel.
+struct GIFIndexedFrame {
+    /// `width × height` palette indices, rows top to bottom.
+    var indices: [UInt8]
+    /// The palette as RGB triples, at most 256 colours.
+    var colors: [UInt8]
+    /// The index written as transparent, if any pixel is.
+    var transparentIndex: Int?
+    /// The delay in centiseconds (ignored for a still image).
+    var delayCentiseconds = 0
+    /// The disposal method written in the Graphics Control Extension.
+    var disposal = 0
+}
+
+/// What the record walk produced.
+struct GIFDecodedFrames {
+    var frames: [ImageFrame]
+    var loopCount: Int
+}
+
+enum GIFLib {
+    /// Decodes every frame (or the first) onto a full canvas, walking the records one by one.
+    static func decode(_ data: Data, options: ImageDecodingOptions) throws -> GIFDecodedFrames {
+        try data.withUnsafeBytes { bytes in
+            var input = GIFInput(bytes: bytes)
+            return try withUnsafeMutablePointer(to: &input) { input in
+                var status: Int32 = 0
+                guard let gif = DGifOpen(input, readInput, &status) else {
+                    throw failure(status, input.pointee, "cannot read the header")
+                }
+                defer { DGifCloseFile(gif, nil) }
+                return try walkRecords(gif, input: input, options: options)
+            }
+        }
+    }
+
+    private static func walkRecords(
+        _ gif: UnsafeMutablePointer<GifFileType>, input: UnsafeMutablePointer<GIFInput>, options: ImageDecodingOptions
+    ) throws -> GIFDecodedFrames {
+        func check(_ result: Int32, _ what: @autoclosure () -> String) throws {
+            if result != GIF_OK { throw failure(gif.pointee.Error, input.pointee, what()) }
+        }
+        let width = Int(gif.pointee.SWidth), height = Int(gif.pointee.SHeight)
+        try ImageCodingError.checkDimensions(.gif, width: width, height: height, limit: options.maximumPixelCount)
+        var canvas = GIFCanvas(width: width, height: height)
+        var frames: [ImageFrame] = []
+        var loopCount = 1
+        var info = GIFFrameInfo()
+        var row = [UInt8]()
+        records: while true {
+            var type = UNDEFINED_RECORD_TYPE
+            try check(DGifGetRecordType(gif, &type), "cannot read the next record")
+            switch type {
+            case IMAGE_DESC_RECORD_TYPE:
+                if !frames.isEmpty {
+                    let (total, overflow) = (frames.count + 1).multipliedReportingOverflow(by: canvas.frameByteCount)
+                    if overflow || total > options.maximumAnimationByteCount {
+                        if options.firstFrameWhenAnimationTooLarge { frames.removeSubrange(1...); break records }
+                        throw ImageCodingError(.animationTooLarge, format: .gif,
+                                               "\(frames.count + 1) frames of \(width)×\(height) exceed \(options.maximumAnimationByteCount) bytes")
+                    }
+                }
+                try check(DGifGetImageDesc(gif), "cannot read image descriptor \(frames.count + 1)")
+                let image = gif.pointee.Image
+                info.left = Int(image.Left)
+                info.top = Int(image.Top)
+                info.width = Int(image.Width)
+                info.height = Int(image.Height)
+                info.interlaced = image.Interlace
+                canvas.beginFrame(info, palette: palette(image.ColorMap ?? gif.pointee.SColorMap))
+                if !canvas.frameIsVisible {
+                    try skipImageData(gif, check: check)
+                } else {
+                    if row.count < info.width { row = [UInt8](repeating: 0, count: info.width) }
+                    try row.withUnsafeMutableBufferPointer { row in
+                        guard let line = row.baseAddress else { return }
+                        for pass in info.rowPasses {
+                            for y in stride(from: pass.start, to: info.height, by: pass.step) {
+                                if !info.interlaced && y >= canvas.visibleRowCount {
+                                    // The rest lies below the canvas: skip its data undecoded.
+                                    try skipImageData(gif, check: check)
+                                    return
+                                }
+                                try check(DGifGetLine(gif, line, Int32(info.width)), "cannot decode frame \(frames.count + 1)")
+                                canvas.drawRow(line, row: y)
+                            }
+                        }
+                    }
+                }
+                frames.append(ImageFrame(pixels: canvas.endFrame(), duration: info.duration))
+                info = GIFFrameInfo()
+                if options.firstFrameOnly { break records }
+            case EXTENSION_RECORD_TYPE:
+                try readExtension(gif, into: &info, loopCount: &loopCount, check: check)
+            case TERMINATE_RECORD_TYPE:
+                break records
+            default:
+                throw ImageCodingError(.corruptData, format: .gif, "unknown record type")
+            }
+        }
+        guard !frames.isEmpty else {
+            throw ImageCodingError(.corruptData, format: .gif, "the file holds no image")
+        }
+        return GIFDecodedFrames(frames: frames, loopCount: loopCount)
+    }
+
+    /// Reads one extension: a Graphics Control Extension fills `info`, NETSCAPE2.0/ANIMEXTS1.0 the loop count.
+    private static func readExtension(
+        _ gif: UnsafeMutablePointer<GifFileType>, into info: inout GIFFrameInfo, loopCount: inout Int,
+        check: (Int32, @autoclosure () -> String) throws -> Void
+    ) throws {
+        var code: Int32 = 0
+        var block: UnsafeMutablePointer<GifByteType>?
+        try check(DGifGetExtension(gif, &code, &block), "cannot read an extension")
+        var isLoopExtension = false
+        var isFirst = true
+        while let data = block {
+            // giflib's blocks are Pascal strings: data[0] is the length.
+            let length = Int(data[0])
+            if code == GRAPHICS_EXT_FUNC_CODE, isFirst, length >= 4 {
+                let packed = Int(data[1])
+                info.delayCentiseconds = Int(data[2]) | Int(data[3]) << 8
+                info.transparentIndex = packed & 1 != 0 ? Int(data[4]) : -1
+                // As in browsers, disposal 4 (a common misreading of the spec) means "previous".
+                switch (packed >> 2) & 7 {
+                case 2: info.disposal = 2
+                case 3, 4: info.disposal = 3
+                default: info.disposal = 0
+                }
+            } else if code == APPLICATION_EXT_FUNC_CODE, isFirst, length == 11 {
+                let name = String(decoding: UnsafeBufferPointer(start: data + 1, count: 11), as: UTF8.self)
+                isLoopExtension = name == "NETSCAPE2.0" || name == "ANIMEXTS1.0"
+            } else if isLoopExtension, length >= 3, data[1] == 1 {
+                loopCount = Int(data[2]) | Int(data[3]) << 8
+            }
+            isFirst = false
+            try check(DGifGetExtensionNext(gif, &block), "cannot read an extension block")
+        }
+    }
+
+    /// Consumes the rest of the current image's LZW sub-blocks without decoding them.
+    private static func skipImageData(
+        _ gif: UnsafeMutablePointer<GifFileType>, check: (Int32, @autoclosure () -> String) throws -> Void
+    ) throws {
+        var block: UnsafeMutablePointer<GifByteType>?
+        repeat {
+            try check(DGifGetCodeNext(gif, &block), "cannot skip image data")
+        } while block != nil
+    }
+
+    /// The 256 packed RGBA colours of a colour table; entries past its end are opaque black.
+    private static func palette(_ map: UnsafeMutablePointer<ColorMapObject>?) -> [UInt32] {
+        guard let map, let colors = map.pointee.Colors else { return GIFCanvas.defaultPalette }
+        var palette = [UInt32](repeating: RGBA.black.packed, count: 256)
+        for index in 0..<min(Int(map.pointee.ColorCount), 256) {
+            let color = colors[index]
+            palette[index] = RGBA(red: color.Red, green: color.Green, blue: color.Blue).packed
+        }
+        return palette
+    }
+
+    /// Writes a GIF89a of `frameCount` full-canvas frames, each with its own local colour table;
+    /// `loopCount` (when not nil) goes into a NETSCAPE2.0 extension.
+    static func encode(
+        width: Int, height: Int, loopCount: Int?, frameCount: Int, frame: (Int) throws -> GIFIndexedFrame
+    ) throws -> Data {
+        var output = Data()
+        try withUnsafeMutablePointer(to: &output) { output in
+            var status: Int32 = 0
+            guard let gif = EGifOpen(output, writeOutput, &status) else { throw encodingFailure(status, "cannot start") }
+            var isOpen = true
+            defer { if isOpen { EGifCloseFile(gif, nil) } }
+            func check(_ result: Int32, _ what: @autoclosure () -> String) throws {
+                if result != GIF_OK { throw encodingFailure(gif.pointee.Error, what()) }
+            }
+            EGifSetGifVersion(gif, true)
+            try check(EGifPutScreenDesc(gif, Int32(width), Int32(height), 8, 0, nil), "cannot write the screen descriptor")
+            if let loopCount {
+                let count = min(max(loopCount, 0), 0xFFFF)
+                let loop: [UInt8] = [1, UInt8(count & 0xFF), UInt8(count >> 8)]
+                try check(EGifPutExtensionLeader(gif, APPLICATION_EXT_FUNC_CODE), "cannot write NETSCAPE2.0")
+                try check(EGifPutExtensionBlock(gif, 11, Array("NETSCAPE2.0".utf8)), "cannot write NETSCAPE2.0")
+                try check(EGifPutExtensionBlock(gif, 3, loop), "cannot write NETSCAPE2.0")
+                try check(EGifPutExtensionTrailer(gif), "cannot write NETSCAPE2.0")
+            }
+            for index in 0..<frameCount {
+                var frame = try frame(index)
+                if frameCount > 1 || frame.transparentIndex != nil {
+                    var control = GraphicsControlBlock(
+                        DisposalMode: Int32(frame.disposal), UserInputFlag: false, DelayTime: Int32(frame.delayCentiseconds),
+                        TransparentColor: Int32(frame.transparentIndex ?? Int(NO_TRANSPARENT_COLOR)))
+                    var extensionBytes = [UInt8](repeating: 0, count: 4)
+                    let length = EGifGCBToExtension(&control, &extensionBytes)
+                    try check(EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, Int32(length), extensionBytes), "cannot write a control extension")
+                }
+                // GifMakeMapObject wants a power of two from 2 to 256 entries.
+                let colorCount = frame.colors.count / 3
+                var tableSize = 2
+                while tableSize < colorCount { tableSize *= 2 }
+                var table = [GifColorType](repeating: GifColorType(Red: 0, Green: 0, Blue: 0), count: tableSize)
+                for i in 0..<colorCount {
+                    table[i] = GifColorType(Red: frame.colors[3 * i], Green: frame.colors[3 * i + 1], Blue: frame.colors[3 * i + 2])
+                }
+                guard let map = GifMakeMapObject(Int32(tableSize), table) else {
+                    throw ImageCodingError(.encodingFailed, format: .gif, "cannot allocate a colour table")
+                }
+                defer { GifFreeMapObject(map) }
+                try check(EGifPutImageDesc(gif, 0, 0, Int32(width), Int32(height), false, map), "cannot write frame \(index + 1)")
+                // EGifPutLine masks the indices in place, so it gets our own mutable copy.
+                try frame.indices.withUnsafeMutableBufferPointer { indices in
+                    guard let base = indices.baseAddress else { return }
+                    for y in 0..<height {
+                        try check(EGifPutLine(gif, base + y * width, Int32(width)), "cannot compress frame \(index + 1)")
+                    }
+                }
+            }
+            isOpen = false
+            guard EGifCloseFile(gif, &status) == GIF_OK else { throw encodingFailure(status, "cannot finish") }
+        }
+        return output
+    }
+
+    /// giflib's quantiser keeps its sort axis in a static variable, so calls must not overlap.
+    private static let quantizerLock = Mutex(())
+
+    /// Median-cut quantisation of planar RGB to at most `colorCount` colours (giflib's `GifQuantizeBuffer`):
+    /// fills `indices` (one per pixel) and returns the palette as RGB triples.
+    static func quantize(
+        red: inout [UInt8], green: inout [UInt8], blue: inout [UInt8], indices: inout [UInt8], colorCount: Int
+    ) throws -> [UInt8] {
+        let pixelCount = indices.count
+        guard pixelCount > 0, pixelCount <= Int(Int32.max), red.count == pixelCount, green.count == pixelCount, blue.count == pixelCount else {
+            throw ImageCodingError(.encodingFailed, format: .gif, "cannot quantise \(pixelCount) pixels")
+        }
+        var table = [GifColorType](repeating: GifColorType(Red: 0, Green: 0, Blue: 0), count: 256)
+        var size = Int32(min(max(colorCount, 2), 256))
+        let result = quantizerLock.withLock { _ in
+            GifQuantizeBuffer(UInt32(pixelCount), 1, &size, &red, &green, &blue, &indices, &table)
+        }
+        guard result == GIF_OK, size > 0 else {
+            throw ImageCodingError(.encodingFailed, format: .gif, "colour quantisation failed")
+        }
+        return table.prefix(Int(size)).flatMap { [$0.Red, $0.Green, $0.Blue] }
+    }
+
+    private static func encodingFailure(_ status: Int32, _ what: String) -> ImageCodingError {
+        let reason = GifErrorString(status).map { String(cString: $0) } ?? "giflib error \(status)"
+        return ImageCodingError(.encodingFailed, format: .gif, "\(what): \(reason)")
+    }
+
+    /// Maps a giflib error to truncation (the reader ran out of bytes) or corruption.
+    private static func failure(_ status: Int32, _ input: GIFInput, _ what: String) -> ImageCodingError {
+        let reason = GifErrorString(status).map { String(cString: $0) } ?? "giflib error \(status)"
+        if input.reachedEnd || status == D_GIF_ERR_EOF_TOO_SOON {
+            return ImageCodingError(.truncatedData, format: .gif, "\(what): the data ends early (\(reason))")
+        }
+        return ImageCodingError(.corruptData, format: .gif, "\(what): \(reason)")
+    }
+}
