@@ -1,6 +1,3 @@
-// CJPEG is imported only for its module map's `link "jpeg"`: the C glue in CWebImageShims calls
-// libjpeg, but a C target gets no linker flags from a system-library dependency on Linux.
-import CJPEG
 import CWebImageShims
 import Foundation
 

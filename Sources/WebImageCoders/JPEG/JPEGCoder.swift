@@ -28,16 +28,23 @@ public struct JPEGCoder: ImageCoding {
         ImageFormat(detecting: data) == .jpeg
     }
 
-    /// Decodes at full size into opaque RGBA, reporting the EXIF orientation.
+    /// Decodes into opaque RGBA, reporting the EXIF orientation. With a thumbnail size or a scale-down
+    /// limit, decodes at the smallest DCT scale (1/2, 1/4, 1/8) that still covers the target size, so a
+    /// thumbnail of a huge photo never holds its full-size pixels, then resamples to the exact size.
     public func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
-        try decode(data, options: options, scale: .full)
+        guard options.thumbnailPixelSize != nil || options.scaleDownLimitBytes != nil else {
+            return try decode(data, options: options, scale: .full)
+        }
+        let stored = try info(of: data).size
+        guard let target = options.targetSize(for: stored) else { return try decode(data, options: options, scale: .full) }
+        return try decode(data, options: options, scale: .largest(for: stored, covering: target))
     }
 
     /// Decodes at 1/`scale` of the stored size (each side rounded up), scaling inside the DCT.
     ///
     /// ``ImageDecodingOptions/maximumPixelCount`` limits the decoded (scaled) size.
     public func decode(_ data: Data, options: ImageDecodingOptions, scale: DCTScale) throws -> Image {
-        let (pixels, orientation) = try data.withUnsafeBytes { bytes in
+        let (pixels, orientation, storedSize) = try data.withUnsafeBytes { bytes in
             let info = try LibJPEG.header(of: bytes, scale: scale)
             try ImageCodingError.checkDimensions(
                 .jpeg, width: info.outputSize.width, height: info.outputSize.height, limit: options.maximumPixelCount
@@ -50,9 +57,11 @@ public struct JPEGCoder: ImageCoding {
                     maximumWorkingMemory: Self.workingMemoryLimit(options: options)
                 )
             }
-            return (pixels, ExifOrientationReader.orientation(inJPEG: bytes) ?? .up)
+            return (pixels, ExifOrientationReader.orientation(inJPEG: bytes) ?? .up, info.size)
         }
-        return options.makeImage(frames: [ImageFrame(pixels: pixels)], format: .jpeg, orientation: orientation, data: data)
+        return options.makeImage(
+            frames: [ImageFrame(pixels: pixels)], format: .jpeg, orientation: orientation, data: data, sourceSize: storedSize
+        )
     }
 
     /// What the header declares, without decoding any pixels; `outputSize` is the size at `scale`.

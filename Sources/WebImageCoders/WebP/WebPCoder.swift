@@ -38,22 +38,27 @@ public struct WebPCoder: ImageCoding {
         if let canvas = container.canvasSize {
             try ImageCodingError.checkDimensions(.webp, width: canvas.width, height: canvas.height, limit: options.maximumPixelCount)
         }
-        let decoded = try withBytes(of: data) { bytes throws(ImageCodingError) -> (frames: [ImageFrame], loopCount: Int, orientation: ImageOrientation) in
+        typealias Decoded = (frames: [ImageFrame], loopCount: Int, orientation: ImageOrientation, sourceSize: PixelSize)
+        let decoded = try withBytes(of: data) { bytes throws(ImageCodingError) -> Decoded in
             let features = try WebPStillCodec.features(bytes)
             try ImageCodingError.checkDimensions(.webp, width: features.width, height: features.height, limit: options.maximumPixelCount)
+            let sourceSize = PixelSize(width: features.width, height: features.height)
             let orientation = container.hasEXIF ? WebPStillCodec.exifOrientation(bytes) ?? .up : .up
             if features.hasAnimation {
                 let animation = try WebPAnimationCodec.decode(bytes, features: features, options: options)
-                return (animation.frames, animation.loopCount, orientation)
+                return (animation.frames, animation.loopCount, orientation, sourceSize)
             }
-            if let size {
-                try ImageCodingError.checkDimensions(.webp, width: size.width, height: size.height, limit: options.maximumPixelCount)
+            // Shrink on load: libwebp scales while decoding, straight to the thumbnail / scale-down size.
+            let target = size ?? options.targetSize(for: sourceSize)
+            if let target {
+                try ImageCodingError.checkDimensions(.webp, width: target.width, height: target.height, limit: options.maximumPixelCount)
             }
-            let pixels = try WebPStillCodec.decode(bytes, features: features, scaledTo: size)
-            return ([ImageFrame(pixels: pixels)], 0, orientation)
+            let pixels = try WebPStillCodec.decode(bytes, features: features, scaledTo: target)
+            return ([ImageFrame(pixels: pixels)], 0, orientation, size == nil ? sourceSize : pixels.size)
         }
         return options.makeImage(
-            frames: decoded.frames, format: .webp, orientation: decoded.orientation, loopCount: decoded.loopCount, data: data
+            frames: decoded.frames, format: .webp, orientation: decoded.orientation, loopCount: decoded.loopCount,
+            data: data, sourceSize: decoded.sourceSize
         )
     }
 

@@ -1,0 +1,12 @@
+public import WebImageCore
+
+extension ImageCodersManager {
+    /// One instance of every coder this package ships, lowest priority first:
+    /// JPEG (libjpeg-turbo), PNG (libpng), GIF (giflib), WebP (libwebp) and AVIF (libavif).
+    public static var builtInCoders: [any ImageCoding] {
+        [JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder(), AVIFCoder()]
+    }
+
+    /// The shared registry, holding ``builtInCoders``; add a coder to it to override a built-in one everywhere.
+    public static let shared = ImageCodersManager(coders: builtInCoders)
+}

@@ -1,0 +1,76 @@
+public import Foundation
+
+/// The file operations behind `webimage info`, `convert` and `decode`, as library calls.
+public enum ImageFiles {
+    /// Decodes the file at `url` and summarises it.
+    public static func summarize(
+        fileAt url: URL, coders: ImageCodersManager = .shared, options: ImageDecodingOptions = ImageDecodingOptions()
+    ) throws -> ImageSummary {
+        let data = try Data(contentsOf: url)
+        let image = try coders.decode(data, options: options)
+        return ImageSummary(image: image, byteCount: data.count, source: url.relativePath)
+    }
+
+    /// Decodes `input` and writes it to `output` in the format its extension names, keeping animation.
+    ///
+    /// The output is written atomically (a temporary file, then a rename), so a failure never leaves a
+    /// half-written file. Throws ``ImageCodingError`` with `.unsupportedFormat` for an extension no coder writes.
+    @discardableResult
+    public static func convert(
+        from input: URL, to output: URL,
+        options: ImageEncodingOptions = ImageEncodingOptions(),
+        coders: ImageCodersManager = .shared
+    ) throws -> (image: Image, bytesWritten: Int) {
+        let format = ImageFormat(fileExtension: output.pathExtension)
+        guard format != .unknown, coders.canEncode(to: format) else {
+            let ext = output.pathExtension.isEmpty ? "(none)" : ".\(output.pathExtension)"
+            throw ImageCodingError(.unsupportedFormat, format: format, "cannot write files with the extension \(ext)")
+        }
+        let image = try coders.decode(Data(contentsOf: input))
+        let encoded = try coders.encode(image, as: format, options: options)
+        try encoded.write(to: output, options: .atomic)
+        return (image, encoded.count)
+    }
+
+    /// Writes generated images, one per supported kind, into `directory` and returns their URLs:
+    /// a photo-like JPEG, a PNG with alpha, a lossy WebP, a lossless WebP with alpha, an animated GIF,
+    /// an animated WebP and an AVIF. `photoSize` sets the size of the still images (the alpha ones are
+    /// half as large); `names` keeps only the files whose names are listed.
+    @discardableResult
+    public static func writeSamples(
+        to directory: URL,
+        photoSize: PixelSize = PixelSize(width: 960, height: 640),
+        names: Set<String>? = nil,
+        coders: ImageCodersManager = .shared
+    ) throws -> [URL] {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let (width, height) = (photoSize.width, photoSize.height)
+        let photo = { Image(pixels: .samplePattern(width: width, height: height)) }
+        let alpha = { Image(pixels: .samplePattern(width: max(width / 2, 1), height: max(height / 2, 1), alpha: true, seed: 2)) }
+        let animation = {
+            Image(
+                frames: (0..<6).map { step in
+                    ImageFrame(pixels: .samplePattern(width: 160, height: 120, alpha: step % 2 == 1, seed: UInt32(step + 3)),
+                               duration: .milliseconds(120))
+                },
+                loopCount: 0
+            )
+        }
+        let samples: [(String, () -> Image, ImageFormat, ImageEncodingOptions)] = [
+            ("photo.jpg", photo, .jpeg, ImageEncodingOptions(quality: 0.85)),
+            ("alpha.png", alpha, .png, ImageEncodingOptions()),
+            ("photo.webp", photo, .webp, ImageEncodingOptions(quality: 0.8)),
+            ("alpha-lossless.webp", alpha, .webp, ImageEncodingOptions(lossless: true)),
+            ("animation.gif", animation, .gif, ImageEncodingOptions()),
+            ("animation.webp", animation, .webp, ImageEncodingOptions(quality: 0.8)),
+            ("photo.avif", photo, .avif, ImageEncodingOptions(quality: 0.6)),
+            ("photo.png", photo, .png, ImageEncodingOptions()),
+        ]
+        let defaultNames: Set<String> = Set(samples.map(\.0)).subtracting(["photo.png"])
+        return try samples.filter { (names ?? defaultNames).contains($0.0) }.map { name, makeImage, format, options in
+            let url = directory.appendingPathComponent(name)
+            try coders.encode(makeImage(), as: format, options: options).write(to: url, options: .atomic)
+            return url
+        }
+    }
+}

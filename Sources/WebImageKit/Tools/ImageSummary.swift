@@ -1,0 +1,72 @@
+import Foundation
+
+/// What `webimage info` reports about one image: format, size, frames, timing, alpha, orientation, bytes.
+public struct ImageSummary: Codable, Sendable, Equatable {
+    /// Where the image came from (a path or URL), as given.
+    public var source: String
+    /// The detected format.
+    public var format: ImageFormat
+    /// The format's MIME type.
+    public var mimeType: String
+    /// Width in pixels, as stored.
+    public var width: Int
+    /// Height in pixels, as stored.
+    public var height: Int
+    /// The number of frames (1 for a still image).
+    public var frames: Int
+    /// How many times an animation plays; 0 means forever.
+    public var loopCount: Int
+    /// The sum of all frame durations, in milliseconds.
+    public var durationMilliseconds: Int
+    /// Whether any pixel may be non-opaque.
+    public var hasAlpha: Bool
+    /// The EXIF orientation name, such as `up` or `right`.
+    public var orientation: String
+    /// The size of the encoded data, in bytes.
+    public var bytes: Int
+
+    /// Summarises a decoded image and the size of the data it came from.
+    public init(image: Image, byteCount: Int, source: String) {
+        self.source = source
+        format = image.format
+        mimeType = image.format.mimeType
+        width = image.pixelSize.width
+        height = image.pixelSize.height
+        frames = image.frames.count
+        loopCount = image.loopCount
+        durationMilliseconds = Int(image.totalDuration / .milliseconds(1))
+        hasAlpha = image.hasAlpha
+        orientation = image.orientation.description
+        bytes = byteCount
+    }
+
+    /// One line for people: `photo.jpg: JPEG 640×426, 1 frame, opaque, orientation up, 34.2 KB`.
+    public var line: String {
+        var parts = ["\(format.displayName) \(width)×\(height)"]
+        if frames > 1 {
+            let loops = loopCount == 0 ? "loops forever" : loopCount == 1 ? "plays once" : "plays \(loopCount) times"
+            parts.append("\(frames) frames (\(durationMilliseconds) ms, \(loops))")
+        } else {
+            parts.append("1 frame")
+        }
+        parts.append(hasAlpha ? "alpha" : "opaque")
+        parts.append("orientation \(orientation)")
+        parts.append(ByteCountText.format(bytes))
+        return "\(source): " + parts.joined(separator: ", ")
+    }
+}
+
+/// Formats byte counts for people: `512 B`, `34.2 KB`, `1.5 MB` (powers of 1000, as file managers show).
+public enum ByteCountText {
+    /// The count with a unit.
+    public static func format(_ bytes: Int) -> String {
+        let units = ["B", "KB", "MB", "GB", "TB"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1000, unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        return unit == 0 ? "\(bytes) B" : String(format: "%.1f %@", value, units[unit])
+    }
+}

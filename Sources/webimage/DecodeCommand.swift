@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import WebImageKit
+
+struct DecodeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decode",
+        abstract: "Decode image files fully and discard the pixels (what the benchmarks time).",
+        discussion: "Prints the size and the time each decode took."
+    )
+
+    @Argument(help: "Image files to decode.")
+    var files: [String]
+
+    @Option(name: .customLong("repeat"), help: "Decode each file this many times.")
+    var repetitions: Int = 1
+
+    @Flag(help: "Print nothing; only the exit status tells whether every decode succeeded.")
+    var quiet = false
+
+    func run() throws {
+        var failed = false
+        for file in files {
+            do {
+                let data = try Data(contentsOf: URL(fileURLWithPath: file))
+                let clock = ContinuousClock()
+                var image: Image?
+                let elapsed = try clock.measure {
+                    for _ in 0..<max(repetitions, 1) { image = try ImageCodersManager.shared.decode(data) }
+                }
+                if !quiet, let image {
+                    let perDecode = elapsed / max(repetitions, 1)
+                    let milliseconds = Double(perDecode.components.seconds) * 1000 + Double(perDecode.components.attoseconds) / 1e15
+                    print("\(file): \(image.pixelSize), \(image.frames.count) frame(s), \(String(format: "%.1f", milliseconds)) ms per decode")
+                }
+            } catch {
+                failed = true
+                printError("\(file): \(error)")
+            }
+        }
+        if failed { throw ExitCode.failure }
+    }
+}
+
+struct SamplesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "samples",
+        abstract: "Write generated sample images of every supported kind into a folder."
+    )
+
+    @Argument(help: "The folder to write into (created if missing).")
+    var directory: String = "samples"
+
+    @Option(help: "Size of the photo-like samples, WIDTHxHEIGHT (the alpha samples are half as large).")
+    var size: String = "960x640"
+
+    @Option(help: "Write only these files (comma-separated), e.g. photo.png,alpha.png. photo.png is written only when named.")
+    var only: String?
+
+    func run() throws {
+        let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2, parts.allSatisfy({ (1...30_000).contains($0) }) else {
+            throw ValidationError("--size must look like 960x640")
+        }
+        let names = only.map { Set($0.split(separator: ",").map(String.init)) }
+        do {
+            let urls = try ImageFiles.writeSamples(
+                to: URL(fileURLWithPath: directory), photoSize: PixelSize(width: parts[0], height: parts[1]), names: names
+            )
+            for url in urls { print(url.relativePath) }
+        } catch {
+            printError("\(error)")
+            throw ExitCode.failure
+        }
+    }
+}

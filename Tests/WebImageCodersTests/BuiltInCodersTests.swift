@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+import WebImageCoders
+
+/// Rules that hold for every built-in coder, checked through the shared registry.
+@Suite struct BuiltInCodersTests {
+    static let writableFormats: [ImageFormat] = [.jpeg, .png, .gif, .webp, .avif]
+
+    /// Every committed fixture file (not the expected-pixel dumps).
+    static func fixtureFiles() throws -> [URL] {
+        let root = try Fixtures.url("")
+        let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
+        return (enumerator?.allObjects as? [URL] ?? []).filter {
+            ImageFormat(fileExtension: $0.pathExtension) != .unknown
+        }.sorted { $0.path < $1.path }
+    }
+
+    @Test func sharedRegistryHoldsOneCoderPerWritableFormat() {
+        for format in Self.writableFormats {
+            #expect(ImageCodersManager.shared.canEncode(to: format), "no encoder for \(format)")
+        }
+        #expect(ImageCodersManager.builtInCoders.count == 5)
+        #expect(!ImageCodersManager.shared.canEncode(to: .tiff))
+    }
+
+    @Test(arguments: writableFormats)
+    func everyFormatRoundTripsThroughTheRegistry(format: ImageFormat) throws {
+        let pixels = PixelBuffer.samplePattern(width: 48, height: 32, alpha: format != .jpeg)
+        let data = try ImageCodersManager.shared.encode(Image(pixels: pixels), as: format)
+        #expect(ImageFormat(detecting: data) == format)
+        let image = try ImageCodersManager.shared.decode(data)
+        #expect(image.format == format)
+        #expect(image.pixelSize == pixels.size)
+        #expect(image.hasAlpha == (format != .jpeg))
+    }
+
+    @Test func everyFixtureDecodesAndEveryTruncationOfItThrows() throws {
+        let files = try Self.fixtureFiles()
+        #expect(files.count >= 20)
+        for file in files {
+            let data = try Data(contentsOf: file)
+            #expect(throws: Never.self, "\(file.lastPathComponent)") { _ = try ImageCodersManager.shared.decode(data) }
+            for cut in truncations(of: data, samples: 24) {
+                #expect(throws: ImageCodingError.self, "\(file.lastPathComponent) cut at \(cut.count)") {
+                    _ = try ImageCodersManager.shared.decode(cut)
+                }
+            }
+        }
+    }
+
+    @Test func signaturesFollowedByRandomBytesThrowTypedErrors() {
+        let signatures: [[UInt8]] = [
+            [0xFF, 0xD8, 0xFF],
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A],
+            Array("GIF89a".utf8),
+            Array("RIFF".utf8) + [0xF0, 0, 0, 0] + Array("WEBPVP8 ".utf8),
+            [0, 0, 0, 0x1C] + Array("ftypavif".utf8) + [0, 0, 0, 0] + Array("avifmif1miaf".utf8),
+        ]
+        for (index, signature) in signatures.enumerated() {
+            for seed in 1...20 {
+                let data = Data(signature) + randomBytes(count: 16 + seed * 37, seed: UInt64(seed * 100 + index))
+                #expect(throws: ImageCodingError.self) { _ = try ImageCodersManager.shared.decode(data) }
+            }
+        }
+    }
+
+    @Test func decodeOptionsApplyToEveryCoder() throws {
+        for format in Self.writableFormats {
+            let data = try ImageCodersManager.shared.encode(Image(pixels: .samplePattern(width: 40, height: 30)), as: format)
+            let image = try ImageCodersManager.shared.decode(data, options: ImageDecodingOptions(scale: 2, keepsData: true))
+            #expect(image.scale == 2)
+            #expect(image.data == data)
+            #expect(image.size == (20, 15))
+            let limited = #expect(throws: ImageCodingError.self) {
+                try ImageCodersManager.shared.decode(data, options: ImageDecodingOptions(maximumPixelCount: 40 * 30 - 1))
+            }
+            #expect(limited?.code == .imageTooLarge, "\(format)")
+        }
+    }
+}
