@@ -20,7 +20,7 @@ echo "== webimage info $out/samples/*"
 echo
 echo "== webimage convert (every sample to every other format)"
 for input in "$out"/samples/*; do
-    name=$(basename "${input%.*}")
+    name=$(basename "$input"); name=${name//./-}
     for ext in jpg png webp gif avif; do
         "$bin" convert "$input" "$out/converted/$name.$ext" --quality 80
     done
@@ -28,7 +28,7 @@ done
 
 echo
 echo "== webimage info --json $out/converted/animation.webp"
-"$bin" info --json "$out/converted/animation.webp"
+"$bin" info --json "$out/converted/animation-gif.webp"
 
 echo
 echo "== an error goes to stderr with a non-zero exit"

@@ -53,7 +53,9 @@ public final class ImageCodersManager: ImageDecoding, ImageEncoding {
     public func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
         guard let decoder = decoder(for: data) else {
             let format = ImageFormat(detecting: data)
-            let reason = data.isEmpty ? "the data is empty" : "no registered coder decodes \(format.displayName) data"
+            let reason = data.isEmpty ? "the data is empty"
+                : format == .unknown ? "the data matches no known image format"
+                : "no registered coder decodes \(format.displayName) data"
             throw ImageCodingError(.unsupportedFormat, format: format, reason)
         }
         return try decoder.decode(data, options: options)

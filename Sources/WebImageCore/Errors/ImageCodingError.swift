@@ -55,7 +55,7 @@ public struct ImageCodingError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        var text = "\(format.displayName) \(code): \(message)"
+        var text = format == .unknown ? "\(code): \(message)" : "\(format.displayName) \(code): \(message)"
         if let underlying { text += " (\(underlying))" }
         return text
     }
