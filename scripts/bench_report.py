@@ -50,15 +50,21 @@ def machine():
 
 def main():
     section, startup, cases = sys.argv[1], sys.argv[2], sys.argv[3:]
+    s = means(startup)
+
+    def net(value, tool):
+        start = s.get(tool)
+        return None if value is None or start is None else (max(value[0] - start[0], 1e-6), value[1])
+
     rows = []
     for case in cases:
         label, path = case.split("=", 1)
         m = means(path)
         ours, vips, pil = m.get("webimage"), m.get("vips"), m.get("pillow")
-        rows.append(f"| {label} | {cell(ours)} | {cell(vips)} | {cell(pil)} | {ratio(ours, vips)} | {ratio(ours, pil)} |")
-    s = means(startup)
+        rows.append(f"| {label} | {cell(ours)} | {cell(vips)} | {cell(pil)} | {ratio(ours, vips)} | {ratio(ours, pil)} "
+                    f"| {ratio(net(ours, 'webimage'), net(vips, 'vips'))} | {ratio(net(ours, 'webimage'), net(pil, 'pillow'))} |")
     rows.append(f"| process start only (no image) | {cell(s.get('webimage'))} | {cell(s.get('vips'))} | "
-                f"{cell(s.get('pillow'))} | | |")
+                f"{cell(s.get('pillow'))} | | | | |")
     today = datetime.date.today().isoformat()
     body = "\n".join([
         f"<!-- {section}:begin -->",
@@ -70,10 +76,11 @@ def main():
         "webimage: `webimage decode FILE` (full decode to RGBA8). vips: `vips avg FILE` (full decode, then a cheap average).",
         "Pillow: `Image.open(f)` and `.convert(\"RGBA\")` of every frame. Inputs were encoded by vips (JPEG Q85, WebP Q80,",
         "lossless WebP, AVIF Q60 via libheif/aom) and Pillow (GIF) from our 6000×4000 photo-like generator.",
-        "Ratio = webimage time ÷ other time: below 1.00 means webimage is faster.",
+        "Ratio = webimage time ÷ other time: below 1.00 means webimage is faster. The \"net\" ratios subtract each",
+        "tool's own process start (last row) first, comparing the decoders alone.",
         "",
-        "| image | webimage ms | vips ms | Pillow ms | webimage ÷ vips | webimage ÷ Pillow |",
-        "| --- | ---: | ---: | ---: | ---: | ---: |",
+        "| image | webimage ms | vips ms | Pillow ms | ÷ vips | ÷ Pillow | net ÷ vips | net ÷ Pillow |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
         *rows,
         f"<!-- {section}:end -->",
     ])

@@ -59,3 +59,19 @@ func randomBytes(count: Int, seed: UInt64) -> Data {
         return UInt8(truncatingIfNeeded: state)
     })
 }
+
+/// Feeds `data` to a fresh progressive decoder in chunks of `chunkSize` bytes and returns every
+/// image it produced, the last one after the whole data; checks that the final image equals a one-shot decode.
+func decodeInChunks(
+    _ data: Data, coder: some ProgressiveImageDecoding, chunkSize: Int,
+    options: ImageDecodingOptions = ImageDecodingOptions()
+) throws -> (partials: [Image], final: Image?, complete: Bool) {
+    let decoder = coder.makeProgressiveDecoder(options: options)
+    var partials: [Image] = []
+    var end = 0
+    while end < data.count {
+        end = min(end + chunkSize, data.count)
+        if let image = try decoder.decode(data.prefix(end)) { partials.append(image) }
+    }
+    return (partials, partials.last, decoder.isComplete)
+}
