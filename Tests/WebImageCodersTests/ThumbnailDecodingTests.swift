@@ -53,3 +53,17 @@ import Testing
         #expect(image.pixelSize == PixelSize(width: 115, height: 86))
     }
 }
+
+@Suite struct ThumbnailOrientationTests {
+    @Test func jpegThumbnailFitsTheBoundsUprightAndAppliesOrientation() throws {
+        let stored = Image(pixels: .samplePattern(width: 600, height: 400), orientation: .right)
+        let data = try JPEGCoder().encode(stored, as: .jpeg)
+        let bounds = PixelSize(width: 200, height: 300) // a portrait box for a portrait (upright) photo
+        let thumbnail = try JPEGCoder().decode(data, options: ImageDecodingOptions(thumbnailPixelSize: bounds))
+        #expect(thumbnail.orientation == .right)
+        #expect(thumbnail.pixelSize == PixelSize(width: 300, height: 200)) // stored, i.e. 200×300 upright
+        let upright = try JPEGCoder().decode(data, options: ImageDecodingOptions(applyOrientation: true, thumbnailPixelSize: bounds))
+        #expect(upright.orientation == .up)
+        #expect(upright.pixelSize == bounds)
+    }
+}

@@ -15,6 +15,13 @@ import WebImageCore
         #expect(options.targetSize(for: Self.large) == PixelSize(width: 300, height: 300))
     }
 
+    @Test func thumbnailBoundsApplyToTheUprightImage() {
+        // Stored 6000×4000 with orientation "right": upright it is 4000×6000, which fits 200×300 at 200×300.
+        let options = ImageDecodingOptions(thumbnailPixelSize: PixelSize(width: 200, height: 300))
+        #expect(options.targetSize(for: Self.large, orientation: .right) == PixelSize(width: 300, height: 200))
+        #expect(options.targetSize(for: Self.large, orientation: .up) == PixelSize(width: 200, height: 133))
+    }
+
     @Test func smallerImagesAreNeverEnlarged() {
         let options = ImageDecodingOptions(thumbnailPixelSize: PixelSize(width: 300, height: 300))
         #expect(options.targetSize(for: PixelSize(width: 200, height: 100)) == nil)

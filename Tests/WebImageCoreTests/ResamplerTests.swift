@@ -39,6 +39,18 @@ import WebImageCore
         #expect(resized[19, 0].alpha == 0)
     }
 
+    @Test(arguments: [ResamplingFilter.lanczos3, .mitchell, .catmullRom, .bilinear, .box])
+    func downscalingACheckerboardGivesMidGrey(filter: ResamplingFilter) {
+        var board = PixelBuffer(width: 64, height: 64, fill: .black)
+        for y in 0..<64 { for x in 0..<64 where (x + y) % 2 == 0 { board[x, y] = .white } }
+        let small = Resampler.resize(board, to: PixelSize(width: 8, height: 8), filter: filter)
+        for y in 0..<8 {
+            for x in 0..<8 {
+                #expect(abs(Int(small[x, y].red) - 128) <= 3, "\(filter) (\(x), \(y)) = \(small[x, y])")
+            }
+        }
+    }
+
     @Test func theSameSizeReturnsTheBufferUnchanged() {
         let buffer = PixelBuffer.samplePattern(width: 16, height: 9)
         #expect(Resampler.resize(buffer, to: buffer.size) == buffer)

@@ -36,7 +36,8 @@ public struct JPEGCoder: ImageCoding {
             return try decode(data, options: options, scale: .full)
         }
         let stored = try info(of: data).size
-        guard let target = options.targetSize(for: stored) else { return try decode(data, options: options, scale: .full) }
+        let orientation = ExifOrientationReader.orientation(inJPEG: data) ?? .up
+        guard let target = options.targetSize(for: stored, orientation: orientation) else { return try decode(data, options: options, scale: .full) }
         return try decode(data, options: options, scale: .largest(for: stored, covering: target))
     }
 

@@ -49,7 +49,7 @@ public struct WebPCoder: ImageCoding {
                 return (animation.frames, animation.loopCount, orientation, sourceSize)
             }
             // Shrink on load: libwebp scales while decoding, straight to the thumbnail / scale-down size.
-            let target = size ?? options.targetSize(for: sourceSize)
+            let target = size ?? options.targetSize(for: sourceSize, orientation: orientation)
             if let target {
                 try ImageCodingError.checkDimensions(.webp, width: target.width, height: target.height, limit: options.maximumPixelCount)
             }

@@ -65,8 +65,13 @@ public struct ImageDecodingOptions: Hashable, Sendable {
 extension ImageDecodingOptions {
     /// The size a decoded image of `size` must end up at under ``thumbnailPixelSize`` and
     /// ``scaleDownLimitBytes``, or `nil` when it stays as it is. Never larger than `size`.
-    public func targetSize(for size: PixelSize) -> PixelSize? {
+    ///
+    /// `size` is the stored size; when `orientation` turns the image a quarter turn, the thumbnail
+    /// bounds apply to the upright image (a 300×200 box holds a portrait photo stored landscape upright).
+    public func targetSize(for size: PixelSize, orientation: ImageOrientation = .up) -> PixelSize? {
         var target = size
+        let thumbnailPixelSize = orientation.swapsDimensions
+            ? self.thumbnailPixelSize.map { PixelSize(width: $0.height, height: $0.width) } : self.thumbnailPixelSize
         if let bounds = thumbnailPixelSize, bounds.width > 0, bounds.height > 0,
            size.width > bounds.width || size.height > bounds.height {
             target = preserveAspectRatio
@@ -93,7 +98,7 @@ extension ImageDecodingOptions {
     ) -> Image {
         var frames = frames
         let decodedSize = frames[0].pixels.size
-        if let target = targetSize(for: sourceSize ?? decodedSize), target != decodedSize {
+        if let target = targetSize(for: sourceSize ?? decodedSize, orientation: orientation), target != decodedSize {
             frames = frames.map { ImageFrame(pixels: Resampler.resize($0.pixels, to: target), duration: $0.duration) }
         }
         let image = Image(
