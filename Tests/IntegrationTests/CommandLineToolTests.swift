@@ -103,6 +103,20 @@ import WebImageKit
         #expect(badQuality.stderr.contains("quality"))
     }
 
+    @Test func convertMakesThumbnailsAndAppliesTransformers() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let samples = try ImageFiles.writeSamples(to: folder)
+        let output = folder.appendingPathComponent("thumb.png")
+        let run = try Self.run(["convert", samples[0].path, output.path, "--thumbnail", "256x256", "--transform", "round:20"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let image = try ImageCodersManager.shared.decode(Data(contentsOf: output))
+        #expect(image.pixelSize == PixelSize(width: 256, height: 171))
+        #expect(image.pixels[0, 0].alpha == 0)
+        let bad = try Self.run(["convert", samples[0].path, output.path, "--transform", "explode:3"])
+        #expect(bad.status != 0 && bad.stderr.contains("explode:3"))
+    }
+
     @Test func decodeReportsSizeAndFrames() throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

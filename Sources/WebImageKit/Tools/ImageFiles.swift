@@ -15,10 +15,14 @@ public enum ImageFiles {
     ///
     /// The output is written atomically (a temporary file, then a rename), so a failure never leaves a
     /// half-written file. Throws ``ImageCodingError`` with `.unsupportedFormat` for an extension no coder writes.
+    /// `decoding` can ask for a thumbnail (decoded with shrink-on-load) or upright pixels; `transformer`
+    /// runs on the decoded image before encoding.
     @discardableResult
     public static func convert(
         from input: URL, to output: URL,
         options: ImageEncodingOptions = ImageEncodingOptions(),
+        decoding: ImageDecodingOptions = ImageDecodingOptions(),
+        transformer: (any ImageTransforming)? = nil,
         coders: ImageCodersManager = .shared
     ) throws -> (image: Image, bytesWritten: Int) {
         let format = ImageFormat(fileExtension: output.pathExtension)
@@ -26,7 +30,8 @@ public enum ImageFiles {
             let ext = output.pathExtension.isEmpty ? "(none)" : ".\(output.pathExtension)"
             throw ImageCodingError(.unsupportedFormat, format: format, "cannot write files with the extension \(ext)")
         }
-        let image = try coders.decode(Data(contentsOf: input))
+        var image = try coders.decode(Data(contentsOf: input), options: decoding)
+        if let transformer { image = try transformer.transform(image) }
         let encoded = try coders.encode(image, as: format, options: options)
         try encoded.write(to: output, options: .atomic)
         return (image, encoded.count)
