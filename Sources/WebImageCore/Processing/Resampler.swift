@@ -18,10 +18,11 @@ public enum Resampler {
         let premultiply = buffer.hasAlpha
 
         // Pass 1: each source row → `size.width` premultiplied float pixels.
-        var intermediate = [SIMD4<Float>](repeating: .zero, count: size.width * buffer.height)
+        // Every element is written below, so the storage is not zero-filled first.
         var row = [SIMD4<Float>](repeating: .zero, count: buffer.width)
-        buffer.withUnsafeBytes { source in
-            intermediate.withUnsafeMutableBufferPointer { middle in
+        let intermediate = [SIMD4<Float>](unsafeUninitializedCapacity: size.width * buffer.height) { middle, initialized in
+            LargeAllocation.adviseHugePages(UnsafeMutableRawBufferPointer(middle))
+            buffer.withUnsafeBytes { source in
                 row.withUnsafeMutableBufferPointer { row in
                     for y in 0..<buffer.height {
                         loadRow(source, y: y, width: buffer.width, premultiply: premultiply, into: row)
@@ -30,6 +31,7 @@ public enum Resampler {
                     }
                 }
             }
+            initialized = size.width * buffer.height
         }
 
         // Pass 2: combine intermediate rows into each output row, then back to straight RGBA8.
