@@ -48,39 +48,78 @@ def machine():
     return f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}; " + "; ".join(versions)
 
 
+SECTIONS = {
+    "codecs": (
+        "Decoding",
+        "scripts/bench-codecs.sh",
+        ["webimage: `webimage decode FILE` (full decode to RGBA8). vips: `vips avg FILE` (full decode, then a cheap average).",
+         "Pillow: `Image.open(f)` and `.convert(\"RGBA\")` of every frame. Inputs were encoded by vips (JPEG Q85, WebP Q80,",
+         "lossless WebP, AVIF Q60 via libheif/aom) and Pillow (GIF) from our 6000×4000 photo-like generator."],
+    ),
+    "thumbnails": (
+        "Thumbnails, resizing and peak memory",
+        "scripts/bench-thumbnails.sh",
+        ["webimage: `webimage convert IN OUT --thumbnail 256x256` (JPEG DCT / WebP shrink-on-load, then Lanczos-3) or",
+         "`--transform resize:800x600`. vips: `vipsthumbnail IN -s 256` and `vips resize IN OUT 0.2`. Pillow:",
+         "`thumbnail((256, 256), LANCZOS)` (uses JPEG draft mode) and `resize((800, 600), LANCZOS)`. Each writes its result.",
+         "Peak memory: maximum resident set size of one run (GNU time), in MB."],
+    ),
+}
+
+
+def memory(path):
+    peaks = {}
+    if path and os.path.exists(path):
+        for line in open(path):
+            parts = line.split()
+            if len(parts) == 2 and parts[1].isdigit():
+                peaks[parts[0]] = int(parts[1]) / 1024
+    return peaks
+
+
 def main():
     section, startup, cases = sys.argv[1], sys.argv[2], sys.argv[3:]
+    title, script, notes = SECTIONS[section]
     s = means(startup)
 
     def net(value, tool):
         start = s.get(tool)
         return None if value is None or start is None else (max(value[0] - start[0], 1e-6), value[1])
 
+    with_memory = any(case.count("=") >= 2 for case in cases)
     rows = []
     for case in cases:
-        label, path = case.split("=", 1)
+        label, path, *rest = case.split("=")
         m = means(path)
         ours, vips, pil = m.get("webimage"), m.get("vips"), m.get("pillow")
-        rows.append(f"| {label} | {cell(ours)} | {cell(vips)} | {cell(pil)} | {ratio(ours, vips)} | {ratio(ours, pil)} "
-                    f"| {ratio(net(ours, 'webimage'), net(vips, 'vips'))} | {ratio(net(ours, 'webimage'), net(pil, 'pillow'))} |")
+        row = (f"| {label} | {cell(ours)} | {cell(vips)} | {cell(pil)} | {ratio(ours, vips)} | {ratio(ours, pil)} "
+               f"| {ratio(net(ours, 'webimage'), net(vips, 'vips'))} | {ratio(net(ours, 'webimage'), net(pil, 'pillow'))} |")
+        if with_memory:
+            peak = memory(rest[0] if rest else None)
+            row += " " + " | ".join(f"{peak[t]:.0f}" if t in peak else "n/a" for t in ("webimage", "vips", "pillow")) + " |"
+        rows.append(row)
+    blank = " | | |" if with_memory else ""
     rows.append(f"| process start only (no image) | {cell(s.get('webimage'))} | {cell(s.get('vips'))} | "
-                f"{cell(s.get('pillow'))} | | | | |")
+                f"{cell(s.get('pillow'))} | | | | |{blank}")
+    header = "| case | webimage ms | vips ms | Pillow ms | ÷ vips | ÷ Pillow | net ÷ vips | net ÷ Pillow |"
+    rule = "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    if with_memory:
+        header += " webimage MB | vips MB | Pillow MB |"
+        rule += " ---: | ---: | ---: |"
     today = datetime.date.today().isoformat()
     body = "\n".join([
         f"<!-- {section}:begin -->",
-        f"## Decoding ({section})",
+        f"## {title}",
         "",
         f"Measured {today} on {machine()}.",
         "",
-        "Command: `scripts/bench-codecs.sh` (hyperfine, whole processes, mean ± σ in ms over 10 runs after 2 warm-ups).",
-        "webimage: `webimage decode FILE` (full decode to RGBA8). vips: `vips avg FILE` (full decode, then a cheap average).",
-        "Pillow: `Image.open(f)` and `.convert(\"RGBA\")` of every frame. Inputs were encoded by vips (JPEG Q85, WebP Q80,",
-        "lossless WebP, AVIF Q60 via libheif/aom) and Pillow (GIF) from our 6000×4000 photo-like generator.",
+        f"Command: `{script}` (hyperfine, whole processes, mean ± σ in ms over 10 runs after warm-up).",
+        *notes,
         "Ratio = webimage time ÷ other time: below 1.00 means webimage is faster. The \"net\" ratios subtract each",
-        "tool's own process start (last row) first, comparing the decoders alone.",
+        "tool's own process start (last row) first, comparing the work alone.",
         "",
-        "| image | webimage ms | vips ms | Pillow ms | ÷ vips | ÷ Pillow | net ÷ vips | net ÷ Pillow |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        header,
+        rule,
         *rows,
         f"<!-- {section}:end -->",
     ])

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Thumbnails and resizes with webimage beside vipsthumbnail/vips and Pillow: time (hyperfine) and peak
+# memory (GNU time) in one run. Rewrites the "thumbnails" section of benchmarks/RESULTS.md.
+#
+#   scripts/bench-thumbnails.sh [runs]        default 10 runs per command
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-10}
+
+source scripts/bench-inputs.sh
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+pillow_thumb='import sys; from PIL import Image; im = Image.open(sys.argv[1]); im.thumbnail((256, 256), Image.LANCZOS); im.save(sys.argv[2])'
+pillow_resize='import sys; from PIL import Image; Image.open(sys.argv[1]).resize((800, 600), Image.LANCZOS).save(sys.argv[2])'
+pillow_decode='import sys; from PIL import Image; Image.open(sys.argv[1]).convert("RGBA")'
+
+# label | webimage command | vips command | Pillow command
+cases=(
+    "thumbnail 256 px of a 6000×4000 JPEG|$bin convert $work/photo.jpg $out/w.jpg --thumbnail 256x256|vipsthumbnail $work/photo.jpg -s 256 -o $out/v.jpg|$py -c '$pillow_thumb' $work/photo.jpg $out/p.jpg"
+    "thumbnail 256 px of a 10000×10000 JPEG|$bin convert $work/huge.jpg $out/w.jpg --thumbnail 256x256|vipsthumbnail $work/huge.jpg -s 256 -o $out/v.jpg|$py -c '$pillow_thumb' $work/huge.jpg $out/p.jpg"
+    "full decode of the 10000×10000 JPEG (for scale)|$bin decode --quiet $work/huge.jpg|vips avg $work/huge.jpg|$py -c '$pillow_decode' $work/huge.jpg"
+    "thumbnail 256 px of a 6000×4000 WebP|$bin convert $work/photo.webp $out/w.webp --thumbnail 256x256|vipsthumbnail $work/photo.webp -s 256 -o $out/v.webp|$py -c '$pillow_thumb' $work/photo.webp $out/p.webp"
+    "resize 4000×3000 RGBA PNG to 800×600 PNG|$bin convert $work/rgba-4000.png $out/w.png --transform resize:800x600|vips resize $work/rgba-4000.png $out/v.png 0.2|$py -c '$pillow_resize' $work/rgba-4000.png $out/p.png"
+    "animated GIF decode, 800×533, 12 frames|$bin decode --quiet $work/animation.gif|vips avg $work/animation.gif[n=-1]|$py -c 'import sys; from PIL import Image, ImageSequence; [f.convert(\"RGBA\") for f in ImageSequence.Iterator(Image.open(sys.argv[1]))]' $work/animation.gif"
+)
+
+args=()
+index=0
+for case in "${cases[@]}"; do
+    IFS='|' read -r label ours vips pillow <<<"$case"
+    index=$((index + 1))
+    json="$work/thumbnails-$index.json"
+    memory="$work/thumbnails-$index.mem"
+    echo "== $label" >&2
+    hyperfine -N --warmup 1 --runs "$runs" --export-json "$json" -n webimage "$ours" -n vips "$vips" -n pillow "$pillow" >&2
+    {
+        echo "webimage $(eval peak_kb $ours)"
+        echo "vips $(eval peak_kb $vips)"
+        echo "pillow $(eval peak_kb $pillow)"
+    } >"$memory"
+    args+=("$label=$json=$memory")
+done
+startup="$work/startup.json"
+hyperfine -N --warmup 2 --runs "$runs" --export-json "$startup" \
+    -n webimage "$bin decode --help" -n vips "vips --version" -n pillow "$py -c 'import PIL.Image'" >&2
+
+"$py" scripts/bench_report.py thumbnails "$startup" "${args[@]}"
