@@ -22,6 +22,7 @@ demo: deps
 
 bench: deps
 	scripts/bench-codecs.sh
+	scripts/bench-thumbnails.sh
 
 clean:
 	rm -rf .build .build-* demo-output samples
