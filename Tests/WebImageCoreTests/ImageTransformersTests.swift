@@ -106,6 +106,8 @@ import WebImageCore
         #expect(flipped.frames.count == 3 && flipped.loopCount == 2 && flipped.format == .gif)
         #expect(flipped.frames[2].pixels == frames[2].pixels.applyingOrientation(.downMirrored))
         #expect(flipped.frames[1].duration == .milliseconds(50))
+        let first = try ImageTransformers.Flip(vertical: true).transform(animation, allFrames: false)
+        #expect(first.frames.count == 1 && first.pixels == flipped.frames[0].pixels && first.format == .gif)
     }
 
     @Test func normalizeOrientationTurnsTheImageUpright() throws {

@@ -5,13 +5,11 @@
 /// is appended to cache keys, so two transformers with equal keys must produce equal images.
 ///
 /// Implement ``transform(pixels:)`` for a per-frame pixel operation; the default ``transform(_:)``
-/// applies it to the first frame, or to every frame when the image is animated and
-/// ``transformsAnimatedFrames`` is true.
+/// applies it to every frame. ``transform(_:allFrames:)`` keeps and transforms only the first frame
+/// of an animation when asked (SDWebImage transforms animations only with TransformAnimatedImage).
 public protocol ImageTransforming: Sendable {
     /// A stable string naming the transformation and its parameters, used in cache keys.
     var transformerKey: String { get }
-    /// Whether every frame of an animation is transformed (true) or only the first frame is kept and transformed.
-    var transformsAnimatedFrames: Bool { get }
     /// Transforms one frame's pixels.
     func transform(pixels: PixelBuffer) throws -> PixelBuffer
     /// Transforms a whole image; the default maps ``transform(pixels:)`` over the frames.
@@ -19,13 +17,24 @@ public protocol ImageTransforming: Sendable {
 }
 
 extension ImageTransforming {
-    public var transformsAnimatedFrames: Bool { true }
-
     public func transform(_ image: Image) throws -> Image {
-        let frames = transformsAnimatedFrames ? image.frames : [image.frames[0]]
-        let transformed = try frames.map { ImageFrame(pixels: try transform(pixels: $0.pixels), duration: $0.duration) }
+        let transformed = try image.frames.map { ImageFrame(pixels: try transform(pixels: $0.pixels), duration: $0.duration) }
         return Image(frames: transformed, format: image.format, scale: image.scale, orientation: image.orientation,
                      loopCount: image.loopCount, data: nil)
+    }
+
+    /// Transforms every frame (`allFrames`), or turns an animation into its transformed first frame.
+    public func transform(_ image: Image, allFrames: Bool) throws -> Image {
+        guard !allFrames, image.isAnimated else { return try transform(image) }
+        return try transform(image.firstFrame)
+    }
+}
+
+extension Image {
+    /// The first frame as a still image, keeping format, scale and orientation.
+    public var firstFrame: Image {
+        guard isAnimated else { return self }
+        return Image(pixels: pixels, format: format, scale: scale, orientation: orientation)
     }
 }
 
@@ -47,8 +56,6 @@ extension ImageTransformers {
         public init(_ transformers: [any ImageTransforming]) { self.transformers = transformers }
 
         public var transformerKey: String { transformers.map(\.transformerKey).joined(separator: "|") }
-
-        public var transformsAnimatedFrames: Bool { transformers.allSatisfy(\.transformsAnimatedFrames) }
 
         public func transform(pixels: PixelBuffer) throws -> PixelBuffer {
             try transformers.reduce(pixels) { try $1.transform(pixels: $0) }
