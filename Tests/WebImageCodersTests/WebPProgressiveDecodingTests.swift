@@ -98,10 +98,12 @@ import Testing
         let (partials, final, complete) = try decodeInChunks(data, coder: coder, chunkSize: 211, options: options)
         #expect(complete)
         #expect(partials.count > 2)
+        let expected = try coder.decode(data, options: options)
         for image in partials {
             #expect(image.pixelSize == PixelSize(width: 90, height: 60))
+            #expect(decodedRows(image.pixels, final: expected.pixels) != nil, "scaled rows neither final nor transparent")
         }
-        expectEqual(try #require(final), try coder.decode(data, options: options))
+        expectEqual(try #require(final), expected)
     }
 
     @Test func exifOrientationArrivesWithTheLastChunkAndIsAppliedAsInTheOneShotDecode() throws {
