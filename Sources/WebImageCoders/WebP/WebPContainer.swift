@@ -15,6 +15,8 @@ struct WebPContainer {
     var hasEXIF = false
     /// The `VP8X` flag for an animation.
     var hasAnimation = false
+    /// The file's length as its RIFF header declares it (the RIFF size plus 8); bytes past it are ignored.
+    var fileSize = 0
 
     private static let riffTag = Array("RIFF".utf8)
     private static let webpTag = Array("WEBP".utf8)
@@ -28,20 +30,35 @@ struct WebPContainer {
     /// Reads the header, throwing `.truncatedData` when the data is shorter than the RIFF size
     /// declares, `.corruptData` for an impossible RIFF size and `.unsupportedFormat` for data that is not WebP.
     init(_ data: Data) throws(ImageCodingError) {
-        let parsed = data.withUnsafeBytes { Self.parse($0) }
+        let parsed = data.withUnsafeBytes { Self.parse($0, prefix: false) }
         switch parsed {
-        case .success(let container): self = container
+        case .success(let container?): self = container
+        case .success(nil): throw ImageCodingError(.truncatedData, format: .webp, "the data ends inside the WebP header")
+        case .failure(let error): throw error
+        }
+    }
+
+    /// Reads the header from the first bytes of a file still arriving (progressive decoding): `nil`
+    /// while the RIFF header or the `VP8X` chunk is incomplete, and no complaint that the data is
+    /// shorter than the RIFF size; throws as ``init(_:)`` does for anything else.
+    init?(prefix data: Data) throws(ImageCodingError) {
+        let parsed = data.withUnsafeBytes { Self.parse($0, prefix: true) }
+        switch parsed {
+        case .success(let container?): self = container
+        case .success(nil): return nil
         case .failure(let error): throw error
         }
     }
 
     private init() {}
 
-    private static func parse(_ bytes: UnsafeRawBufferPointer) -> Result<WebPContainer, ImageCodingError> {
+    /// Parses the header; `.success(nil)` means "too short so far", only when `prefix` is set.
+    private static func parse(_ bytes: UnsafeRawBufferPointer, prefix: Bool) -> Result<WebPContainer?, ImageCodingError> {
         guard bytes.count >= minimumFileSize else {
             // A prefix of "RIFF????WEBP": a WebP file cut inside its header.
             let looksLikeWebP = zip(bytes.prefix(4), riffTag).allSatisfy(==)
                 && zip(bytes.dropFirst(8).prefix(4), webpTag).allSatisfy(==)
+            if prefix, looksLikeWebP { return .success(nil) }
             return .failure(looksLikeWebP
                 ? ImageCodingError(.truncatedData, format: .webp, "the data ends inside the \(bytes.count)-byte RIFF header")
                 : ImageCodingError(.unsupportedFormat, format: .unknown, "the data is not a WebP RIFF container"))
@@ -54,14 +71,16 @@ struct WebPContainer {
             return .failure(ImageCodingError(.corruptData, format: .webp, "the RIFF size \(riffSize) is too small for a WebP file"))
         }
         // The RIFF size counts everything after its own field; trailing bytes beyond it are ignored, as libwebp does.
-        guard bytes.count - 8 >= riffSize else {
+        guard prefix || bytes.count - 8 >= riffSize else {
             return .failure(ImageCodingError(
                 .truncatedData, format: .webp,
                 "the RIFF header declares \(riffSize + 8) bytes but the data has only \(bytes.count)"
             ))
         }
         var container = WebPContainer()
+        container.fileSize = riffSize + 8
         if bytes[12..<16].elementsEqual("VP8X".utf8) {
+            if prefix, riffSize + 8 >= vp8xEnd, bytes.count < vp8xEnd { return .success(nil) }
             guard riffSize + 8 >= vp8xEnd, bytes.count >= vp8xEnd else {
                 return .failure(ImageCodingError(.corruptData, format: .webp, "the VP8X chunk is shorter than its 10 bytes"))
             }

@@ -2,10 +2,11 @@ import CWebP
 import Foundation
 import WebImageCore
 
-// The Swift that calls libwebp lives in two files: this one (still images, bitstream features, EXIF
-// through WebPDemux/WebPMux, and the config/picture set-up the animation encoder reuses) and
-// WebPAnimationCodec.swift (WebPAnimDecoder/WebPAnimEncoder). They are split only to keep each
-// file near 300 lines; nothing else in the package imports CWebP. libwebp reports errors through
+// The Swift that calls libwebp lives in three files: this one (still images, bitstream features, EXIF
+// through WebPDemux/WebPMux, and the config/picture set-up the animation encoder reuses),
+// WebPAnimationCodec.swift (WebPAnimDecoder/WebPAnimEncoder) and WebPIncrementalCodec.swift
+// (WebPIDecoder, for progressive decoding). They are split only to keep each file near 300 lines;
+// nothing else in the package imports CWebP. libwebp reports errors through
 // return codes (no setjmp/longjmp), so calling it directly from Swift is safe.
 
 /// What `WebPGetFeatures` reads from a WebP header.
@@ -66,8 +67,13 @@ enum WebPStillCodec {
             let status = WebPDecode(input, bytes.count, &config)
             guard status == VP8_STATUS_OK else { throw decodingError(status, "decoding the image") }
         }
+        return withAlphaFlag(pixels, features: features)
+    }
+
+    /// `pixels`, decoded with `hasAlpha` from `features`, with the flag corrected where the header may be wrong.
+    static func withAlphaFlag(_ pixels: PixelBuffer, features: WebPFeatures) -> PixelBuffer {
         // The VP8L "alpha is used" bit is only a hint; trust "no alpha" only after looking. VP8 without ALPH is always opaque.
-        return !features.hasAlpha && features.isLossless ? pixels.withAlphaFlagFromContent() : pixels
+        !features.hasAlpha && features.isLossless ? pixels.withAlphaFlagFromContent() : pixels
     }
 
     /// The orientation in the file's `EXIF` chunk, found with WebPDemux; `nil` when there is none.
