@@ -205,6 +205,25 @@ import Testing
         #expect(throws: ImageCodingError.self) { try coder.decode(data) }
     }
 
+    @Test func aProgressiveFileWithThousandsOfScansThrowsWhileDownloading() throws {
+        // progressive.jpg's last scan repeated 1200 times, as in the one-shot robustness test.
+        let data = try Self.data("progressive")
+        let lastScan = try #require(data.indices.last { data[$0] == 0xFF && data[$0 + 1] == 0xDA })
+        var hostile = data.prefix(lastScan)
+        for _ in 0..<1200 { hostile.append(contentsOf: data[lastScan..<(data.count - 2)]) }
+        hostile.append(contentsOf: [0xFF, 0xD9])
+        let decoder = coder.makeProgressiveDecoder(options: ImageDecodingOptions())
+        let error = #expect(throws: ImageCodingError.self) {
+            var end = 0
+            while end < hostile.count {
+                end = min(end + 4096, hostile.count)
+                _ = try decoder.decode(hostile.prefix(end))
+            }
+        }
+        #expect(error?.code == .corruptData && error?.message.contains("scans") == true)
+        #expect(!decoder.isComplete)
+    }
+
     @Test func dataThatIsNotAJPEGThrows() throws {
         let decoder = coder.makeProgressiveDecoder(options: ImageDecodingOptions())
         #expect(throws: ImageCodingError.self) { try decoder.decode(Data("GIF89a not a jpeg at all".utf8)) }
