@@ -170,7 +170,7 @@ static inline unsigned wik_mul_div255(unsigned a, unsigned b) {
 /// Photoshop writes them with its Adobe APP14 marker, and as Chrome, Firefox and Pillow read every
 /// CMYK JPEG, marker or not: a file without the marker decodes the same. The conversion is the
 /// naive R = (1 − C)(1 − K) browsers use without an ICC profile, rounded exactly like Pillow's.
-static void wik_jpeg_cmyk_to_rgba(uint8_t *row, uint32_t width) {
+void wik_jpeg_cmyk_to_rgba(uint8_t *row, uint32_t width) {
     for (uint32_t x = 0; x < width; x++, row += 4) {
         unsigned c = 255u - row[0], m = 255u - row[1], y = 255u - row[2], k = 255u - row[3];
         unsigned nk = 255 - k;

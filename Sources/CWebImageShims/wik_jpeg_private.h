@@ -3,6 +3,7 @@
 #define WIK_JPEG_PRIVATE_H
 #include <setjmp.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include <jpeglib.h>
@@ -24,5 +25,8 @@ void wik_jpeg_init_error(wik_jpeg_error *error, char *err, size_t err_len);
 
 /// Records `text` and `status`, then jumps back to the public entry point.
 __attribute__((noreturn)) void wik_jpeg_fail(j_common_ptr cinfo, int status, const char *text);
+
+/// Converts `width` pixels of inverted-ink CMYK (libjpeg's JCS_CMYK output) to opaque RGBA in place.
+void wik_jpeg_cmyk_to_rgba(uint8_t *row, uint32_t width);
 
 #endif

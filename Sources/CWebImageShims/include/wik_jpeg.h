@@ -22,6 +22,10 @@ typedef enum {
     WIK_JPEG_TOO_LARGE = 3,
     /// The encoder failed.
     WIK_JPEG_ENCODE_FAILED = 4,
+    /// Progressive decoding: the bytes so far hold nothing displayable yet (header or first rows missing).
+    WIK_JPEG_NEED_MORE_DATA = 5,
+    /// Progressive decoding: a partial image is available (the end of the image has not arrived).
+    WIK_JPEG_PARTIAL = 6,
 } wik_jpeg_status;
 
 /// The colour space of the encoded data.
@@ -69,6 +73,47 @@ int wik_jpeg_encode_rgba(const uint8_t *pixels, uint32_t width, uint32_t height,
 
 /// Releases a buffer returned by wik_jpeg_encode_rgba.
 void wik_jpeg_free(uint8_t *buffer);
+
+// MARK: - Progressive (incremental) decoding
+
+/// One download's incremental decoder: libjpeg in buffered-image mode over a suspending source.
+/// Each call is handed all the bytes received so far (every call's data starts with the previous
+/// call's); the decoder keeps its position, so every byte is entropy-decoded once in total.
+typedef struct wik_jpeg_progressive wik_jpeg_progressive;
+
+/// What a progressive decode call produced.
+typedef struct {
+    /// The output size (at the requested DCT scale).
+    uint32_t width;
+    uint32_t height;
+    /// Rows [0, valid_rows) hold decoded pixels (alpha 255); the rows below are transparent (all zero).
+    uint32_t valid_rows;
+    /// Whether any pixel changed since the previous call.
+    int updated;
+    /// The number of scans fully received so far.
+    int completed_scans;
+    /// `width` × `height` RGBA pixels owned by the decoder, valid until the next call or wik_jpeg_progressive_free.
+    const uint8_t *pixels;
+} wik_jpeg_partial;
+
+/// Creates a decoder, or returns NULL when out of memory. `max_memory` caps libjpeg's working memory (0: no cap).
+wik_jpeg_progressive *wik_jpeg_progressive_create(size_t max_memory);
+
+/// Releases the decoder and everything it holds; NULL is ignored.
+void wik_jpeg_progressive_free(wik_jpeg_progressive *decoder);
+
+/// Reads the header from the bytes so far: WIK_JPEG_OK with `info` filled (`output_*` at full
+/// scale), WIK_JPEG_NEED_MORE_DATA, or an error status (the decoder is then unusable).
+int wik_jpeg_progressive_read_header(wik_jpeg_progressive *decoder, const uint8_t *data, size_t size,
+                                     wik_jpeg_info *info, char *err, size_t err_len);
+
+/// Consumes the new bytes and renders the best image they allow. Call only after the header was
+/// read; `scale_denom` (1, 2, 4 or 8) is used by the first call. Returns WIK_JPEG_OK when the end of
+/// the image (EOI) was read (`out` is then not filled: decode the whole data one-shot),
+/// WIK_JPEG_PARTIAL with `out` filled, WIK_JPEG_NEED_MORE_DATA when no row is decodable yet, or an
+/// error status (the decoder is then unusable and reports the same error again).
+int wik_jpeg_progressive_decode(wik_jpeg_progressive *decoder, const uint8_t *data, size_t size,
+                                int scale_denom, wik_jpeg_partial *out, char *err, size_t err_len);
 
 #ifdef __cplusplus
 }

@@ -52,90 +52,141 @@ struct GIFDecodedFrames {
     var loopCount: Int
 }
 
+/// Where a record walk stands: everything needed to continue it after its last complete record.
+struct GIFWalk {
+    var canvas: GIFCanvas
+    var frames: [ImageFrame] = []
+    var loopCount = 1
+    /// What the extensions read so far say about the next image.
+    var info = GIFFrameInfo()
+    /// The input offset just after the last complete record.
+    var offset: Int
+    /// Whether the walk has ended: the trailer was read, or the options need no more frames.
+    var isFinished = false
+}
+
 enum GIFLib {
     /// Decodes every frame (or the first) onto a full canvas, walking the records one by one.
     static func decode(_ data: Data, options: ImageDecodingOptions) throws -> GIFDecodedFrames {
+        var walk: GIFWalk?
+        try continueWalk(&walk, over: data, options: options, stopAtEnd: false)
+        guard let walk, !walk.frames.isEmpty else {
+            throw ImageCodingError(.corruptData, format: .gif, "the file holds no image")
+        }
+        return GIFDecodedFrames(frames: walk.frames, loopCount: walk.loopCount)
+    }
+
+    /// Continues `walk` (nil: from the start) over `data`, which must begin with the bytes the walk
+    /// has already seen. With `stopAtEnd`, running out of bytes is not an error: the walk stays at
+    /// its last complete record (nil while the header is incomplete), to be continued with more data.
+    static func continueWalk(_ walk: inout GIFWalk?, over data: Data, options: ImageDecodingOptions, stopAtEnd: Bool) throws {
         try data.withUnsafeBytes { bytes in
             var input = GIFInput(bytes: bytes)
-            return try withUnsafeMutablePointer(to: &input) { input in
+            try withUnsafeMutablePointer(to: &input) { input in
                 var status: Int32 = 0
                 guard let gif = DGifOpen(input, readInput, &status) else {
+                    if stopAtEnd && input.pointee.reachedEnd { return }
                     throw failure(status, input.pointee, "cannot read the header")
                 }
                 defer { DGifCloseFile(gif, nil) }
-                return try walkRecords(gif, input: input, options: options)
+                var state: GIFWalk
+                if let walk {
+                    state = walk
+                    // giflib reads records without read-ahead, so it can resume at a record boundary.
+                    input.pointee.offset = min(state.offset, bytes.count)
+                } else {
+                    let width = Int(gif.pointee.SWidth), height = Int(gif.pointee.SHeight)
+                    try ImageCodingError.checkDimensions(.gif, width: width, height: height, limit: options.maximumPixelCount)
+                    state = GIFWalk(canvas: GIFCanvas(width: width, height: height), offset: input.pointee.offset)
+                }
+                try walkRecords(gif, input: input, options: options, walk: &state, stopAtEnd: stopAtEnd)
+                walk = state
             }
         }
     }
 
     private static func walkRecords(
-        _ gif: UnsafeMutablePointer<GifFileType>, input: UnsafeMutablePointer<GIFInput>, options: ImageDecodingOptions
-    ) throws -> GIFDecodedFrames {
+        _ gif: UnsafeMutablePointer<GifFileType>, input: UnsafeMutablePointer<GIFInput>, options: ImageDecodingOptions,
+        walk: inout GIFWalk, stopAtEnd: Bool
+    ) throws {
+        var row = [UInt8]()
+        while !walk.isFinished {
+            walk.offset = input.pointee.offset
+            let checkpoint = walk
+            do {
+                try readRecord(gif, input: input, options: options, walk: &walk, row: &row)
+            } catch where stopAtEnd && input.pointee.reachedEnd {
+                // The data ends inside this record: forget its effects and wait for more bytes.
+                walk = checkpoint
+                return
+            }
+        }
+    }
+
+    /// Reads one record: an image (drawn and appended as a frame), an extension, or the trailer.
+    private static func readRecord(
+        _ gif: UnsafeMutablePointer<GifFileType>, input: UnsafeMutablePointer<GIFInput>, options: ImageDecodingOptions,
+        walk: inout GIFWalk, row: inout [UInt8]
+    ) throws {
         func check(_ result: Int32, _ what: @autoclosure () -> String) throws {
             if result != GIF_OK { throw failure(gif.pointee.Error, input.pointee, what()) }
         }
-        let width = Int(gif.pointee.SWidth), height = Int(gif.pointee.SHeight)
-        try ImageCodingError.checkDimensions(.gif, width: width, height: height, limit: options.maximumPixelCount)
-        var canvas = GIFCanvas(width: width, height: height)
-        var frames: [ImageFrame] = []
-        var loopCount = 1
-        var info = GIFFrameInfo()
-        var row = [UInt8]()
-        records: while true {
-            var type = UNDEFINED_RECORD_TYPE
-            try check(DGifGetRecordType(gif, &type), "cannot read the next record")
-            switch type {
-            case IMAGE_DESC_RECORD_TYPE:
-                if !frames.isEmpty {
-                    let (total, overflow) = (frames.count + 1).multipliedReportingOverflow(by: canvas.frameByteCount)
-                    if overflow || total > options.maximumAnimationByteCount {
-                        if options.firstFrameWhenAnimationTooLarge { frames.removeSubrange(1...); break records }
-                        throw ImageCodingError(.animationTooLarge, format: .gif,
-                                               "\(frames.count + 1) frames of \(width)×\(height) exceed \(options.maximumAnimationByteCount) bytes")
+        let width = walk.canvas.width, height = walk.canvas.height
+        var type = UNDEFINED_RECORD_TYPE
+        try check(DGifGetRecordType(gif, &type), "cannot read the next record")
+        switch type {
+        case IMAGE_DESC_RECORD_TYPE:
+            if !walk.frames.isEmpty {
+                let (total, overflow) = (walk.frames.count + 1).multipliedReportingOverflow(by: walk.canvas.frameByteCount)
+                if overflow || total > options.maximumAnimationByteCount {
+                    if options.firstFrameWhenAnimationTooLarge {
+                        walk.frames.removeSubrange(1...)
+                        walk.isFinished = true
+                        return
                     }
+                    throw ImageCodingError(.animationTooLarge, format: .gif,
+                                           "\(walk.frames.count + 1) frames of \(width)×\(height) exceed \(options.maximumAnimationByteCount) bytes")
                 }
-                try check(DGifGetImageDesc(gif), "cannot read image descriptor \(frames.count + 1)")
-                let image = gif.pointee.Image
-                info.left = Int(image.Left)
-                info.top = Int(image.Top)
-                info.width = Int(image.Width)
-                info.height = Int(image.Height)
-                info.interlaced = image.Interlace
-                canvas.beginFrame(info, palette: palette(image.ColorMap ?? gif.pointee.SColorMap))
-                if !canvas.frameIsVisible {
-                    try skipImageData(gif, check: check)
-                } else {
-                    if row.count < info.width { row = [UInt8](repeating: 0, count: info.width) }
-                    try row.withUnsafeMutableBufferPointer { row in
-                        guard let line = row.baseAddress else { return }
-                        for pass in info.rowPasses {
-                            for y in stride(from: pass.start, to: info.height, by: pass.step) {
-                                if !info.interlaced && y >= canvas.visibleRowCount {
-                                    // The rest lies below the canvas: skip its data undecoded.
-                                    try skipImageData(gif, check: check)
-                                    return
-                                }
-                                try check(DGifGetLine(gif, line, Int32(info.width)), "cannot decode frame \(frames.count + 1)")
-                                canvas.drawRow(line, row: y)
+            }
+            try check(DGifGetImageDesc(gif), "cannot read image descriptor \(walk.frames.count + 1)")
+            let image = gif.pointee.Image
+            var info = walk.info
+            info.left = Int(image.Left)
+            info.top = Int(image.Top)
+            info.width = Int(image.Width)
+            info.height = Int(image.Height)
+            info.interlaced = image.Interlace
+            walk.canvas.beginFrame(info, palette: palette(image.ColorMap ?? gif.pointee.SColorMap))
+            if !walk.canvas.frameIsVisible {
+                try skipImageData(gif, check: check)
+            } else {
+                if row.count < info.width { row = [UInt8](repeating: 0, count: info.width) }
+                let frameNumber = walk.frames.count + 1
+                try row.withUnsafeMutableBufferPointer { row in
+                    guard let line = row.baseAddress else { return }
+                    for pass in info.rowPasses {
+                        for y in stride(from: pass.start, to: info.height, by: pass.step) {
+                            if !info.interlaced && y >= walk.canvas.visibleRowCount {
+                                // The rest lies below the canvas: skip its data undecoded.
+                                try skipImageData(gif, check: check)
+                                return
                             }
+                            try check(DGifGetLine(gif, line, Int32(info.width)), "cannot decode frame \(frameNumber)")
+                            walk.canvas.drawRow(line, row: y)
                         }
                     }
                 }
-                frames.append(ImageFrame(pixels: canvas.endFrame(), duration: info.duration))
-                info = GIFFrameInfo()
-                if options.firstFrameOnly { break records }
-            case EXTENSION_RECORD_TYPE:
-                try readExtension(gif, into: &info, loopCount: &loopCount, check: check)
-            case TERMINATE_RECORD_TYPE:
-                break records
-            default:
-                throw ImageCodingError(.corruptData, format: .gif, "unknown record type")
             }
+            walk.frames.append(ImageFrame(pixels: walk.canvas.endFrame(), duration: info.duration))
+            walk.info = GIFFrameInfo()
+            if options.firstFrameOnly { walk.isFinished = true }
+        case EXTENSION_RECORD_TYPE:
+            try readExtension(gif, into: &walk.info, loopCount: &walk.loopCount, check: check)
+        case TERMINATE_RECORD_TYPE:
+            walk.isFinished = true
+        default:
+            throw ImageCodingError(.corruptData, format: .gif, "unknown record type")
         }
-        guard !frames.isEmpty else {
-            throw ImageCodingError(.corruptData, format: .gif, "the file holds no image")
-        }
-        return GIFDecodedFrames(frames: frames, loopCount: loopCount)
     }
 
     /// Reads one extension: a Graphics Control Extension fills `info`, NETSCAPE2.0/ANIMEXTS1.0 the loop count.

@@ -62,6 +62,77 @@ enum LibJPEG {
         })
     }
 
+    /// One download's incremental libjpeg decoder (`wik_jpeg_progressive`), freed with this object.
+    ///
+    /// Each call is handed all the bytes received so far; the C side keeps its stream position, so
+    /// every byte is parsed and entropy-decoded once in total. Not thread-safe: one caller at a time.
+    final class Incremental {
+        /// What a call produced.
+        enum Progress {
+            /// No row is decodable yet.
+            case needMoreData
+            /// The end of the image was read: decode the whole data one-shot for the final image.
+            case complete
+            /// Rows `0..<validRows` hold pixels, the rest are transparent; `pixels` is nil when
+            /// nothing changed since the previous call.
+            case partial(pixels: PixelBuffer?, validRows: Int)
+        }
+
+        private let handle: OpaquePointer
+
+        /// Creates the decoder; `maximumWorkingMemory` caps libjpeg's working memory in bytes.
+        init(maximumWorkingMemory: Int) throws(ImageCodingError) {
+            guard let handle = wik_jpeg_progressive_create(maximumWorkingMemory) else {
+                throw ImageCodingError(.imageTooLarge, format: .jpeg, "cannot allocate a decoder")
+            }
+            self.handle = handle
+        }
+
+        deinit { wik_jpeg_progressive_free(handle) }
+
+        /// The header, or nil while the bytes so far do not hold all of it.
+        func header(of bytes: UnsafeRawBufferPointer) throws(ImageCodingError) -> JPEGCoder.Info? {
+            var info = wik_jpeg_info()
+            let (status, message) = withMessageBuffer { err, length in
+                wik_jpeg_progressive_read_header(handle, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, &info, err, length)
+            }
+            if UInt32(bitPattern: status) == WIK_JPEG_NEED_MORE_DATA.rawValue { return nil }
+            try check(status, message)
+            return JPEGCoder.Info(
+                size: PixelSize(width: Int(info.width), height: Int(info.height)),
+                outputSize: PixelSize(width: Int(info.output_width), height: Int(info.output_height)),
+                componentCount: Int(info.components),
+                colorSpace: colorSpace(info.color_space),
+                isProgressive: info.progressive != 0,
+                hasAdobeMarker: info.adobe_marker != 0
+            )
+        }
+
+        /// Consumes the new bytes (call only once ``header(of:)`` returned a header) and renders the
+        /// best image they allow at `scale` (used by the first call).
+        func decode(_ bytes: UnsafeRawBufferPointer, scale: JPEGCoder.DCTScale) throws(ImageCodingError) -> Progress {
+            var partial = wik_jpeg_partial()
+            let (status, message) = withMessageBuffer { err, length in
+                wik_jpeg_progressive_decode(
+                    handle, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, Int32(scale.rawValue), &partial, err, length
+                )
+            }
+            switch UInt32(bitPattern: status) {
+            case WIK_JPEG_OK.rawValue: return .complete
+            case WIK_JPEG_NEED_MORE_DATA.rawValue: return .needMoreData
+            case WIK_JPEG_PARTIAL.rawValue: break
+            default: try check(status, message)
+            }
+            let width = Int(partial.width), height = Int(partial.height), validRows = Int(partial.valid_rows)
+            guard partial.updated != 0, let source = partial.pixels else { return .partial(pixels: nil, validRows: validRows) }
+            let byteCount = width * height * PixelBuffer.bytesPerPixel
+            let pixels = PixelBuffer(width: width, height: height, hasAlpha: validRows < height) { output in
+                output.baseAddress?.update(from: source, count: byteCount)
+            }
+            return .partial(pixels: pixels, validRows: validRows)
+        }
+    }
+
     /// Calls `body` with a zeroed C message buffer; returns its status and the message it wrote.
     private static func withMessageBuffer(
         _ body: (UnsafeMutablePointer<CChar>, Int) -> Int32
