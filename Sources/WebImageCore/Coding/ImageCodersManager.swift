@@ -41,6 +41,17 @@ public final class ImageCodersManager: ImageDecoding, ImageEncoding {
         coders.first { $0.canDecode(data) }
     }
 
+    /// A fresh progressive decoder for one download of `data` (the bytes received so far) from the
+    /// highest-priority coder that decodes it incrementally, or `nil` when none does (SPEC K-11).
+    public func makeProgressiveDecoder(for data: Data, options: ImageDecodingOptions) -> (any ProgressiveDecoder)? {
+        for coder in coders {
+            if let progressive = coder as? any ProgressiveImageDecoding, progressive.canDecodeIncrementally(data) {
+                return progressive.makeProgressiveDecoder(options: options)
+            }
+        }
+        return nil
+    }
+
     /// The highest-priority coder that can encode to `format`, if any.
     public func encoder(for format: ImageFormat) -> (any ImageEncoding)? {
         coders.first { $0.canEncode(to: format) }
