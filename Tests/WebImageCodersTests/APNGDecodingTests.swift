@@ -247,3 +247,22 @@ private func firstDifference(_ actual: PixelBuffer, _ expected: PixelBuffer) -> 
     }
     return nil
 }
+
+extension APNGDecodingTests {
+    @Test func aPartialAPNGGivesTheFramesReceivedSoFar() throws {
+        let (png, expected, frames) = try APNGFixture.load("apng-dispose-previous")
+        let decoder = coder.makeProgressiveDecoder(options: ImageDecodingOptions())
+        var frameCounts: [Int] = []
+        for end in stride(from: 50, to: png.count, by: 50) {
+            guard let image = try decoder.decode(png.prefix(end)) else { continue }
+            #expect(image.pixelSize == PixelSize(width: expected.width, height: expected.height))
+            if frameCounts.last != image.frames.count { frameCounts.append(image.frames.count) }
+            if image.frames.count > 1 {
+                #expect(image.frames.map(\.pixels.bytes) == frames.prefix(image.frames.count).map(\.bytes))
+            }
+        }
+        #expect(!decoder.isComplete)
+        #expect(frameCounts.count > 2, "frame counts seen: \(frameCounts)")
+        #expect(frameCounts == frameCounts.sorted())
+    }
+}

@@ -40,6 +40,21 @@ enum APNGChunkReader {
         }
     }
 
+    /// How many complete chunks of `type` the bytes so far hold. A cheap scan: no CRC checks.
+    static func count(of type: UInt32, in data: Data) -> Int {
+        data.withUnsafeBytes { bytes in
+            guard bytes.count >= signature.count else { return 0 }
+            var offset = signature.count, count = 0
+            while bytes.count - offset >= 12 {
+                let length = Int(readUInt32(bytes, at: offset))
+                guard length <= Int(Int32.max), bytes.count - offset - 12 >= length else { break }
+                if readUInt32(bytes, at: offset + 4) == type { count += 1 }
+                offset += 12 + length
+            }
+            return count
+        }
+    }
+
     /// The orientation in the first complete `eXIf` chunk of the bytes so far, `.up` when there is none.
     /// A cheap scan: no CRC checks (libpng checks them).
     static func exifOrientation(_ data: Data) -> ImageOrientation {
@@ -63,7 +78,8 @@ enum APNGChunkReader {
     ///
     /// Throws `truncatedData` when the bytes end before IEND (a cut anywhere, as for a still PNG),
     /// `corruptData` for a bad signature, a chunk length over 2³¹−1 or a CRC mismatch. Bytes after IEND are ignored.
-    static func chunks(in bytes: UnsafeRawBufferPointer) throws(ImageCodingError) -> [PNGChunk] {
+    /// With `upToTruncation`, a cut returns the complete chunks before it instead of throwing.
+    static func chunks(in bytes: UnsafeRawBufferPointer, upToTruncation: Bool = false) throws(ImageCodingError) -> [PNGChunk] {
         let prefix = min(bytes.count, signature.count)
         guard bytes.prefix(prefix).elementsEqual(signature.prefix(prefix)) else {
             throw ImageCodingError(.corruptData, format: .png, "not a PNG signature")
@@ -71,12 +87,18 @@ enum APNGChunkReader {
         var chunks: [PNGChunk] = []
         var offset = signature.count
         while true {
-            guard bytes.count - offset >= 12 else { throw truncated(chunks.count) }
+            guard bytes.count - offset >= 12 else {
+                if upToTruncation { return chunks }
+                throw truncated(chunks.count)
+            }
             let length = Int(readUInt32(bytes, at: offset))
             guard length <= Int(Int32.max) else {
                 throw ImageCodingError(.corruptData, format: .png, "chunk \(chunks.count + 1) has an invalid length")
             }
-            guard bytes.count - offset - 12 >= length else { throw truncated(chunks.count) }
+            guard bytes.count - offset - 12 >= length else {
+                if upToTruncation { return chunks }
+                throw truncated(chunks.count)
+            }
             let type = readUInt32(bytes, at: offset + 4)
             let stored = readUInt32(bytes, at: offset + 8 + length)
             let computed = PNGCRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[(offset + 4)..<(offset + 8 + length)]))

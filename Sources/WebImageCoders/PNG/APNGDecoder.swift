@@ -45,9 +45,12 @@ enum APNGDecoder {
 
     /// Decodes every frame (or the first, per `options`), or returns `nil` when the file turns out to
     /// have no animation frame (an `acTL` announcing none): decode it as a still PNG then.
-    static func decode(_ data: Data, options: ImageDecodingOptions) throws -> Decoded? {
+    ///
+    /// With `framesReceived`, `data` may be a prefix of the file: the frames whose data is complete
+    /// (a later `fcTL` or IEND has arrived) are decoded, `nil` when there is none yet.
+    static func decode(_ data: Data, options: ImageDecodingOptions, framesReceived: Bool = false) throws -> Decoded? {
         try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws -> Decoded? in
-            let animation = try parse(bytes, maximumPixelCount: options.maximumPixelCount)
+            let animation = try parse(bytes, maximumPixelCount: options.maximumPixelCount, upToTruncation: framesReceived)
             guard !animation.frames.isEmpty else { return nil }
             var frames = animation.frames
             var canvas = APNGCanvas(width: animation.canvasWidth, height: animation.canvasHeight)
@@ -81,8 +84,11 @@ enum APNGDecoder {
 
     /// Reads the chunks into an ``Animation``, checking CRCs, the canvas size against `maximumPixelCount`
     /// and the rules in the type's documentation.
-    static func parse(_ bytes: UnsafeRawBufferPointer, maximumPixelCount: Int) throws(ImageCodingError) -> Animation {
-        let chunks = try APNGChunkReader.chunks(in: bytes)
+    /// With `upToTruncation`, `bytes` may be a prefix: the frames are those whose data is complete.
+    static func parse(
+        _ bytes: UnsafeRawBufferPointer, maximumPixelCount: Int, upToTruncation: Bool = false
+    ) throws(ImageCodingError) -> Animation {
+        let chunks = try APNGChunkReader.chunks(in: bytes, upToTruncation: upToTruncation)
         guard let first = chunks.first, first.type == PNGChunk.ihdr, first.data.count == 13 else {
             throw ImageCodingError(.corruptData, format: .png, "the file does not start with an IHDR chunk")
         }
@@ -144,7 +150,10 @@ enum APNGDecoder {
                 continue
             }
         }
-        if let last = animation.frames.last, last.data.isEmpty {
+        if chunks.last?.type != PNGChunk.iend {
+            // A prefix: the last frame's data may still be arriving.
+            animation.frames.removeLast(min(1, animation.frames.count))
+        } else if let last = animation.frames.last, last.data.isEmpty {
             throw ImageCodingError(.corruptData, format: .png, "APNG frame \(animation.frames.count) has no image data")
         }
         if animation.frames.count > animation.declaredFrameCount {

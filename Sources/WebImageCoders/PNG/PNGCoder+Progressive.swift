@@ -17,9 +17,13 @@ extension PNGCoder: ProgressiveImageDecoding {
 /// block they stand for (libpng's "blocky" display), so the first pass already gives a coarse
 /// preview of the whole (received part of the) image. `nil` until the first row is decoded.
 ///
-/// At IEND the image equals ``PNGCoder/decode(_:options:)`` of the same bytes. For an animated PNG
-/// the partial images show the default image (the IDAT image) as it arrives, and the complete image
-/// is the one-shot APNG decode of the whole file, frames and all.
+/// At IEND the image equals ``PNGCoder/decode(_:options:)`` of the same bytes.
+///
+/// An animated PNG first shows its default image (the IDAT image) row by row as above; once its
+/// first frame's data is complete (the next `fcTL` has arrived) the partial image holds the frames
+/// received so far, composited. Those are decoded afresh each time a frame completes (no work on
+/// calls that complete none), a cost that grows with the number of frames; at IEND the image is the
+/// one-shot APNG decode of the whole file.
 final class PNGProgressiveDecoder: ProgressiveDecoder {
     private let options: ImageDecodingOptions
     private var reader: LibPNG.ProgressiveReader?
@@ -28,6 +32,8 @@ final class PNGProgressiveDecoder: ProgressiveDecoder {
     /// Rows the reader had written when `lastImage` was made.
     private var lastRowsWritten: UInt64 = 0
     private var lastImage: Image?
+    /// APNG frames in `lastImage` (0 while it shows libpng's rows of the default image).
+    private var animationFrameCount = 0
     private(set) var isComplete = false
 
     init(options: ImageDecodingOptions) {
@@ -51,6 +57,19 @@ final class PNGProgressiveDecoder: ProgressiveDecoder {
                 lastImage = makeImage(pixels, data: dataSoFar)
             }
             return lastImage
+        }
+        if APNGChunkReader.isAnimated(dataSoFar) {
+            // Frame n's data is complete once fcTL n + 1 has arrived.
+            let completeFrames = APNGChunkReader.count(of: PNGChunk.fctl, in: dataSoFar) - 1
+            if completeFrames > animationFrameCount,
+               let animation = try APNGDecoder.decode(dataSoFar, options: options, framesReceived: true) {
+                animationFrameCount = completeFrames
+                lastImage = options.makeImage(
+                    frames: animation.frames, format: .png, orientation: animation.orientation,
+                    loopCount: animation.loopCount, data: dataSoFar
+                )
+            }
+            if animationFrameCount > 0 { return lastImage }
         }
         guard progress.rowsWritten > 0 else { return nil }
         if progress.rowsWritten != lastRowsWritten, let pixels = reader.pixels(hasAlpha: true) {
