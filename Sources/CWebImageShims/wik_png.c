@@ -4,6 +4,7 @@
 // this file and never crosses a Swift frame. State that changes after setjmp lives on the heap
 // (the decoder or encoder struct), never in local variables, so it is valid after a longjmp.
 #include "wik_png.h"
+#include "wik_png_private.h"
 
 #include <png.h>
 #include <setjmp.h>
@@ -19,12 +20,51 @@
 // are taken as sRGB whatever gAMA/cHRM/iCCP say, as libvips does.
 static const png_byte wik_png_ignored_chunks[] = "iCCP\0tEXt\0zTXt\0iTXt\0";
 
-static void wik_png_copy_message(char *destination, size_t capacity, const char *text) {
+void wik_png_copy_message(char *destination, size_t capacity, const char *text) {
     if (destination == NULL || capacity == 0) return;
     size_t length = text != NULL ? strlen(text) : 0;
     if (length >= capacity) length = capacity - 1;
     if (length > 0) memcpy(destination, text, length);
     destination[length] = '\0';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reader set-up shared with wik_png_progressive.c (see wik_png_private.h)
+
+void wik_png_configure_reader(png_structp png) {
+    // Dimensions are checked by the caller against its own pixel limit before any pixel memory
+    // exists (libpng allocates row buffers only in png_read_update_info), so libpng's per-side
+    // limit is raised to the PNG maximum: an oversized IHDR must read as "too large", not "invalid".
+    png_set_user_limits(png, PNG_UINT_31_MAX, PNG_UINT_31_MAX);
+    png_set_chunk_malloc_max(png, WIK_PNG_CHUNK_MALLOC_MAX);
+    png_set_chunk_cache_max(png, WIK_PNG_CHUNK_CACHE_MAX);
+    png_set_crc_action(png, PNG_CRC_ERROR_QUIT, PNG_CRC_ERROR_QUIT);
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, wik_png_ignored_chunks,
+                                (int)(sizeof wik_png_ignored_chunks / 5));
+}
+
+int wik_png_has_alpha(png_structp png, png_infop info) {
+    return (png_get_color_type(png, info) & PNG_COLOR_MASK_ALPHA) != 0 || png_get_valid(png, info, PNG_INFO_tRNS) != 0;
+}
+
+void wik_png_set_rgba_transforms(png_structp png, png_infop info) {
+    const int bit_depth = png_get_bit_depth(png, info);
+    const int color_type = png_get_color_type(png, info);
+    const int has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
+
+    if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
+    if (has_trns) png_set_tRNS_to_alpha(png);
+    if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
+    if (bit_depth == 16) png_set_scale_16(png); // round(v / 257), unlike png_set_strip_16
+    if ((color_type & PNG_COLOR_MASK_COLOR) == 0) png_set_gray_to_rgb(png);
+    if ((color_type & PNG_COLOR_MASK_ALPHA) == 0 && !has_trns) png_set_add_alpha(png, 0xFF, PNG_FILLER_AFTER);
+    if (png_get_interlace_type(png, info) != PNG_INTERLACE_NONE) png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+
+    if (png_get_rowbytes(png, info) != (size_t)png_get_image_width(png, info) * 4
+        || png_get_channels(png, info) != 4 || png_get_bit_depth(png, info) != 8) {
+        png_error(png, "libpng did not produce 8-bit RGBA rows");
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -123,15 +163,7 @@ wik_png_status wik_png_read_header(wik_png_decoder *decoder, wik_png_header *hea
         return wik_png_decoder_failure(decoder);
     }
     png_set_read_fn(png, decoder, wik_png_read_data);
-    // Dimensions are checked by the caller against its own pixel limit before any pixel memory
-    // exists (libpng allocates row buffers only in png_read_update_info), so libpng's per-side
-    // limit is raised to the PNG maximum: an oversized IHDR must read as "too large", not "invalid".
-    png_set_user_limits(png, PNG_UINT_31_MAX, PNG_UINT_31_MAX);
-    png_set_chunk_malloc_max(png, WIK_PNG_CHUNK_MALLOC_MAX);
-    png_set_chunk_cache_max(png, WIK_PNG_CHUNK_CACHE_MAX);
-    png_set_crc_action(png, PNG_CRC_ERROR_QUIT, PNG_CRC_ERROR_QUIT);
-    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, wik_png_ignored_chunks,
-                                (int)(sizeof wik_png_ignored_chunks / 5));
+    wik_png_configure_reader(png);
     png_read_info(png, info);
 
     png_uint_32 width = 0, height = 0;
@@ -142,7 +174,7 @@ wik_png_status wik_png_read_header(wik_png_decoder *decoder, wik_png_header *hea
     header->bit_depth = bit_depth;
     header->color_type = color_type;
     header->interlace_method = interlace;
-    header->has_alpha = (color_type & PNG_COLOR_MASK_ALPHA) != 0 || png_get_valid(png, info, PNG_INFO_tRNS) != 0;
+    header->has_alpha = wik_png_has_alpha(png, info);
     decoder->header_read = 1;
     return WIK_PNG_OK;
 }
@@ -167,23 +199,7 @@ wik_png_status wik_png_read_rgba(wik_png_decoder *decoder, uint8_t *pixels, size
     if (setjmp(png_jmpbuf(png))) {
         return wik_png_decoder_failure(decoder);
     }
-    const int bit_depth = png_get_bit_depth(png, info);
-    const int color_type = png_get_color_type(png, info);
-    const int has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
-
-    if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
-    if (has_trns) png_set_tRNS_to_alpha(png);
-    if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
-    if (bit_depth == 16) png_set_scale_16(png); // round(v / 257), unlike png_set_strip_16
-    if ((color_type & PNG_COLOR_MASK_COLOR) == 0) png_set_gray_to_rgb(png);
-    if ((color_type & PNG_COLOR_MASK_ALPHA) == 0 && !has_trns) png_set_add_alpha(png, 0xFF, PNG_FILLER_AFTER);
-    if (png_get_interlace_type(png, info) != PNG_INTERLACE_NONE) png_set_interlace_handling(png);
-    png_read_update_info(png, info);
-
-    if (png_get_rowbytes(png, info) != row_bytes || png_get_channels(png, info) != 4
-        || png_get_bit_depth(png, info) != 8) {
-        png_error(png, "libpng did not produce 8-bit RGBA rows");
-    }
+    wik_png_set_rgba_transforms(png, info);
     decoder->rows = malloc((size_t)height * sizeof(png_bytep));
     if (decoder->rows == NULL) {
         decoder->out_of_memory = 1;

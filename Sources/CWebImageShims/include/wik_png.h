@@ -22,6 +22,8 @@ typedef enum wik_png_status {
     WIK_PNG_NO_MEMORY = 3,
     /// The caller broke the contract (calls out of order, a buffer too small).
     WIK_PNG_INVALID_ARGUMENT = 4,
+    /// The IHDR's size exceeds the caller's limit (progressive reader only; checked before any pixel memory).
+    WIK_PNG_TOO_LARGE = 5,
 } wik_png_status;
 
 /// What the IHDR (plus tRNS) says about the image.
@@ -74,6 +76,51 @@ wik_png_status wik_png_encode_rgba(const uint8_t *pixels, uint32_t width, uint32
 
 /// Frees a buffer returned by wik_png_encode_rgba.
 void wik_png_free(void *buffer);
+
+// ---------------------------------------------------------------------------------------------
+// Progressive decoding (wik_png_progressive.c), through libpng's push reader (png_process_data).
+//
+// The caller pushes each new run of bytes once, in order; rows land in an RGBA output buffer that
+// the reader owns (calloc'd, so rows not yet received are transparent black) and that the caller
+// reads, never writes, between pushes. Adam7 images are drawn "blocky": each pass's pixels fill
+// the whole block they stand for, so after the first pass the image is a coarse full-size preview
+// that later passes refine; the last pass leaves exactly the one-shot decoder's pixels.
+// libpng 1.6.39's push reader does not interpret eXIf chunks: callers read the orientation themselves.
+
+/// A progressive PNG reader's state; lives across pushes until wik_png_progressive_destroy.
+typedef struct wik_png_progressive wik_png_progressive;
+
+/// What the reader has seen so far.
+typedef struct wik_png_progress {
+    /// 1 once the IHDR and every chunk before the first IDAT were read and the output buffer exists.
+    int has_header;
+    /// Valid when has_header is 1 (width and height also after a WIK_PNG_TOO_LARGE failure).
+    wik_png_header header;
+    /// The output buffer, width × height × 4 bytes of RGBA rows; NULL until has_header.
+    const uint8_t *pixels;
+    size_t pixels_size;
+    /// Rows written so far (counting every row of every pass): a change means the pixels changed.
+    uint64_t rows_written;
+    /// The Adam7 pass (0–6) of the last row written; 0 for a non-interlaced image.
+    int pass;
+    /// 1 once the IEND chunk was read: the pixels are the final image.
+    int complete;
+} wik_png_progress;
+
+/// Creates a reader that rejects (WIK_PNG_TOO_LARGE) an IHDR of more than `maximum_pixel_count`
+/// pixels or a side over `maximum_side`. NULL when memory runs out.
+wik_png_progressive *wik_png_progressive_create(uint64_t maximum_pixel_count, uint32_t maximum_side);
+
+/// Frees the reader, its libpng structures and its output buffer.
+void wik_png_progressive_destroy(wik_png_progressive *reader);
+
+/// Feeds the next `size` bytes of the file. A failure is final: every later push returns the same
+/// status and message. Bytes pushed after IEND are ignored. The message is empty on success.
+wik_png_status wik_png_progressive_push(wik_png_progressive *reader, const uint8_t *data, size_t size,
+                                        char *message, size_t message_capacity);
+
+/// Fills `progress` with the reader's current state.
+void wik_png_progressive_get_progress(const wik_png_progressive *reader, wik_png_progress *progress);
 
 #ifdef __cplusplus
 }

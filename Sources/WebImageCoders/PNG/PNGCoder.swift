@@ -7,8 +7,10 @@ public import WebImageCore
 /// Decoded pixels are 8-bit RGBA with straight alpha: palettes and grey are expanded, 16-bit samples
 /// are scaled as `round(v / 257)`, a tRNS chunk becomes alpha. Colour management is not applied:
 /// sample values are taken as sRGB whatever `gAMA`, `cHRM` or `iCCP` say (as libvips does). The
-/// orientation comes from an `eXIf` chunk when there is one. Only the still image is decoded; the
-/// frames of an animated PNG are not read, and encoding writes the first frame only.
+/// orientation comes from an `eXIf` chunk when there is one. An animated PNG (APNG: an `acTL` chunk
+/// before the image data) decodes to its frames composited onto the full canvas, with
+/// ``Image/loopCount`` the `acTL`'s `num_plays` (0 meaning forever); see ``APNGDecoder`` for the
+/// rules. A plain PNG is a still image. Encoding writes the first frame only, as a still PNG.
 ///
 /// ```swift
 /// let coder = PNGCoder()
@@ -31,6 +33,12 @@ public struct PNGCoder: ImageCoding {
 
     /// Decodes a PNG into an 8-bit RGBA image; throws ``ImageCodingError`` for corrupt, truncated or oversized data.
     public func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
+        if APNGChunkReader.isAnimated(data), let animation = try APNGDecoder.decode(data, options: options) {
+            return options.makeImage(
+                frames: animation.frames, format: .png, orientation: animation.orientation,
+                loopCount: animation.loopCount, data: data
+            )
+        }
         let decoded = try LibPNG.decode(data, maximumPixelCount: options.maximumPixelCount)
         return options.makeImage(
             frames: [ImageFrame(pixels: decoded.pixels)], format: .png, orientation: decoded.orientation, data: data
