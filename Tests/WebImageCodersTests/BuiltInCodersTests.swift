@@ -78,3 +78,20 @@ import WebImageCoders
         }
     }
 }
+
+@Suite struct RegistryProgressiveDecodingTests {
+    @Test(arguments: [ImageFormat.jpeg, .png, .gif, .webp])
+    func theRegistryHandsOutAProgressiveDecoderForIncrementalFormats(format: ImageFormat) throws {
+        let data = try ImageCodersManager.shared.encode(Image(pixels: .samplePattern(width: 64, height: 48)), as: format)
+        let decoder = try #require(ImageCodersManager.shared.makeProgressiveDecoder(for: data.prefix(16), options: ImageDecodingOptions()))
+        let image = try decoder.decode(data)
+        #expect(decoder.isComplete)
+        #expect(image?.pixels == (try ImageCodersManager.shared.decode(data)).pixels)
+    }
+
+    @Test func formatsWithoutIncrementalDecodingGetNone() throws {
+        let avif = try ImageCodersManager.shared.encode(Image(pixels: .samplePattern(width: 16, height: 16)), as: .avif)
+        #expect(ImageCodersManager.shared.makeProgressiveDecoder(for: avif, options: ImageDecodingOptions()) == nil)
+        #expect(ImageCodersManager.shared.makeProgressiveDecoder(for: Data("text".utf8), options: ImageDecodingOptions()) == nil)
+    }
+}
