@@ -99,6 +99,27 @@ static wik_jpeg_color_space wik_jpeg_color_space_of(J_COLOR_SPACE space) {
     }
 }
 
+/// RGBA straight from libjpeg for grey, YCbCr and RGB; CMYK/YCCK come out as CMYK and are converted
+/// to RGBA row by row. Anything else fails. Call only under a jump buffer, after the header is read.
+void wik_jpeg_choose_output_color_space(j_decompress_ptr cinfo) {
+    switch (cinfo->jpeg_color_space) {
+    case JCS_GRAYSCALE:
+    case JCS_YCbCr:
+    case JCS_RGB:
+        cinfo->out_color_space = JCS_EXT_RGBA;
+        break;
+    case JCS_CMYK:
+    case JCS_YCCK:
+        cinfo->out_color_space = JCS_CMYK;
+        break;
+    default: {
+        char text[96];
+        snprintf(text, sizeof text, "unsupported JPEG colour space with %d components", cinfo->num_components);
+        wik_jpeg_fail((j_common_ptr)cinfo, WIK_JPEG_CORRUPT, text);
+    }
+    }
+}
+
 /// Reads the header and sets the output colour space and scale. Call only under a jump buffer.
 static void wik_jpeg_begin(wik_jpeg_decoder *d, const uint8_t *data, size_t size, int scale_denom) {
     jpeg_create_decompress(&d->cinfo);
@@ -111,22 +132,7 @@ static void wik_jpeg_begin(wik_jpeg_decoder *d, const uint8_t *data, size_t size
     }
     jpeg_mem_src(&d->cinfo, data, (unsigned long)size);
     jpeg_read_header(&d->cinfo, TRUE);
-    switch (d->cinfo.jpeg_color_space) {
-    case JCS_GRAYSCALE:
-    case JCS_YCbCr:
-    case JCS_RGB:
-        d->cinfo.out_color_space = JCS_EXT_RGBA;
-        break;
-    case JCS_CMYK:
-    case JCS_YCCK:
-        d->cinfo.out_color_space = JCS_CMYK; // converted to RGBA row by row
-        break;
-    default: {
-        char text[96];
-        snprintf(text, sizeof text, "unsupported JPEG colour space with %d components", d->cinfo.num_components);
-        wik_jpeg_fail((j_common_ptr)&d->cinfo, WIK_JPEG_CORRUPT, text);
-    }
-    }
+    wik_jpeg_choose_output_color_space(&d->cinfo);
     d->cinfo.scale_num = 1;
     d->cinfo.scale_denom = (unsigned int)scale_denom;
     jpeg_calc_output_dimensions(&d->cinfo);

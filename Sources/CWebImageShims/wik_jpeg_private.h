@@ -26,6 +26,10 @@ void wik_jpeg_init_error(wik_jpeg_error *error, char *err, size_t err_len);
 /// Records `text` and `status`, then jumps back to the public entry point.
 __attribute__((noreturn)) void wik_jpeg_fail(j_common_ptr cinfo, int status, const char *text);
 
+/// Sets the output colour space for the header just read: RGBA for grey/YCbCr/RGB, CMYK for CMYK/YCCK
+/// (converted with wik_jpeg_cmyk_to_rgba); fails for anything else. Call under a jump buffer.
+void wik_jpeg_choose_output_color_space(j_decompress_ptr cinfo);
+
 /// Converts `width` pixels of inverted-ink CMYK (libjpeg's JCS_CMYK output) to opaque RGBA in place.
 void wik_jpeg_cmyk_to_rgba(uint8_t *row, uint32_t width);
 

@@ -174,22 +174,7 @@ int wik_jpeg_progressive_read_header(wik_jpeg_progressive *d, const uint8_t *dat
         int result = jpeg_read_header(&d->cinfo, TRUE);
         wik_source_detach(d, data, size);
         if (result == JPEG_SUSPENDED) return WIK_JPEG_NEED_MORE_DATA;
-        switch (d->cinfo.jpeg_color_space) {
-        case JCS_GRAYSCALE:
-        case JCS_YCbCr:
-        case JCS_RGB:
-            d->cinfo.out_color_space = JCS_EXT_RGBA;
-            break;
-        case JCS_CMYK:
-        case JCS_YCCK:
-            d->cinfo.out_color_space = JCS_CMYK; // converted to RGBA row by row
-            break;
-        default: {
-            char text[96];
-            snprintf(text, sizeof text, "unsupported JPEG colour space with %d components", d->cinfo.num_components);
-            wik_jpeg_fail((j_common_ptr)&d->cinfo, WIK_JPEG_CORRUPT, text);
-        }
-        }
+        wik_jpeg_choose_output_color_space(&d->cinfo);
         d->header_read = 1;
     }
     info->width = d->cinfo.image_width;
