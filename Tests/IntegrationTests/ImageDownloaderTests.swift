@@ -268,6 +268,34 @@ import WebImageKit
         }
     }
 
+    @Test func progressReportsEachChunkUpToTheExpectedSize() async throws {  // SPEC DL-11, K-09
+        let server = try TestImageServer()
+        try await server.run { base in
+            try await withImageDownloader { downloader in
+                let reports = Mutex<[DownloadProgress]>([])
+                let result = try await downloader.image(for: URL(string: "\(base)/large?bytes=200000")!) { progress in
+                    reports.withLock { $0.append(progress) }
+                }
+                let progress = reports.withLock { $0 }
+                #expect(progress.first?.receivedBytes == 0)
+                #expect(progress.allSatisfy { $0.expectedBytes == 200_000 })
+                #expect(progress.last?.receivedBytes == result.data.count)
+                #expect(progress.map(\.receivedBytes) == progress.map(\.receivedBytes).sorted())
+            }
+        }
+    }
+
+    @Test func theDownloaderIsTheRegistryLoaderForHTTP() async throws {
+        let server = try TestImageServer()
+        try await server.run { base in
+            try await withImageDownloader { downloader in
+                let registry = ImageLoaderRegistry(loaders: [downloader, FileImageLoader(), DataURLImageLoader()])
+                let result = try await registry.load(base.appendingPathComponent("image/registry.png"))
+                #expect(result.image.pixelSize.width == 16)
+            }
+        }
+    }
+
     @Test func invalidURLsFailAtOnce() async throws {  // SPEC DL-47
         let error = try await Self.error(URL(string: "ftp://example.com/a.png")!)
         #expect(error?.code == .invalidURL)

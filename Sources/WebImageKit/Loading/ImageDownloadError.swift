@@ -32,6 +32,8 @@ public struct ImageDownloadError: Error, Sendable, CustomStringConvertible {
         case decodeFailed
         /// The server sent a successful response with no body.
         case emptyBody
+        /// A `file:` URL names no readable file.
+        case notFound
 
         public var description: String {
             switch self {
@@ -45,6 +47,7 @@ public struct ImageDownloadError: Error, Sendable, CustomStringConvertible {
             case .tooManyRedirects: "tooManyRedirects"
             case .decodeFailed: "decodeFailed"
             case .emptyBody: "emptyBody"
+            case .notFound: "notFound"
             }
         }
     }
@@ -73,7 +76,7 @@ public struct ImageDownloadError: Error, Sendable, CustomStringConvertible {
         switch code {
         case .timeout, .network: true
         case .badStatus(let status): [408, 429, 502, 503, 504].contains(status)
-        case .invalidURL, .badContentType, .tooLarge, .cancelled, .tooManyRedirects, .decodeFailed, .emptyBody: false
+        case .invalidURL, .badContentType, .tooLarge, .cancelled, .tooManyRedirects, .decodeFailed, .emptyBody, .notFound: false
         }
     }
 
