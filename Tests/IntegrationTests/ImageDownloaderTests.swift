@@ -296,29 +296,24 @@ import WebImageKit
         }
     }
 
+    @Test func aDedicatedEventLoopGroupIsShutDownWithTheDownloader() async throws {
+        let server = try TestImageServer()
+        try await server.run { base in
+            var configuration = ImageDownloader.Configuration()
+            configuration.eventLoopThreads = 1
+            let downloader = ImageDownloader(configuration: configuration)
+            let result = try await downloader.image(for: base.appendingPathComponent("image/own-loop.png"))
+            #expect(result.response.statusCode == 200)
+            try await downloader.shutdown()
+            let afterShutdown = await #expect(throws: ImageDownloadError.self) {
+                try await downloader.image(for: base.appendingPathComponent("image/late.png"))
+            }
+            #expect(afterShutdown?.code == .cancelled)
+        }
+    }
+
     @Test func invalidURLsFailAtOnce() async throws {  // SPEC DL-47
         let error = try await Self.error(URL(string: "ftp://example.com/a.png")!)
         #expect(error?.code == .invalidURL)
-    }
-}
-
-/// Decodes PNG through the built-in coder and counts the calls.
-final class CountingCoder: ImageCoding {
-    private let png = PNGCoder()
-    private let count = Mutex(0)
-
-    var decodeCount: Int { count.withLock { $0 } }
-
-    func canDecode(_ data: Data) -> Bool { png.canDecode(data) }
-
-    func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
-        count.withLock { $0 += 1 }
-        return try png.decode(data, options: options)
-    }
-
-    func canEncode(to format: ImageFormat) -> Bool { false }
-
-    func encode(_ image: Image, as format: ImageFormat, options: ImageEncodingOptions) throws -> Data {
-        throw ImageCodingError(.encodingFailed, format: format, "decode only")
     }
 }

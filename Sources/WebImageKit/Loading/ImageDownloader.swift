@@ -10,7 +10,8 @@ import Synchronization
 /// many callers ask, a concurrency limit with priorities, and decoding off the event loops (SPEC section 1).
 ///
 /// The downloader owns network resources, so it must be shut down: use the scoped form, or call
-/// ``shutdown()`` yourself.
+/// ``shutdown()`` yourself. (Releasing an unshut downloader trips AsyncHTTPClient's debug-build
+/// precondition in `HTTPClient.deinit`.)
 ///
 /// ```swift
 /// try await withImageDownloader { downloader in
