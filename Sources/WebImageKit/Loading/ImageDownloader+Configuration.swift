@@ -54,8 +54,9 @@ extension ImageDownloader {
         /// Credentials sent as Basic authorisation with every request (default none). An explicit
         /// `Authorization` entry in ``headers`` wins.
         public var credentials: Credentials?
-        /// The statuses that count as success (default 200..<400; a 3xx that is not followed, such as
-        /// 304, then fails as not being an image unless it has an image body) (SPEC K-09).
+        /// The statuses that count as success (default 200..<400) (SPEC K-09). A 3xx that is not
+        /// followed still needs an image body: a 304 fails with ``ImageDownloadError/Code/emptyBody`` until
+        /// conditional requests (issue item 6) give it its own "not modified" outcome.
         public var acceptableStatusCodes: Range<Int> = 200..<400
         /// The MIME types accepted (lower-case, `"image/*"` style wildcards allowed). `nil`, the default,
         /// accepts any `image/*` type and, whatever the declared type, a body whose leading bytes are a
