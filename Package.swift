@@ -18,6 +18,12 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // System libraries (Debian -dev packages, installed by scripts/install-deps.sh).
@@ -38,7 +44,20 @@ let package = Package(
             dependencies: ["WebImageCore", "CWebImageShims", "CJPEG", "CPNG", "CGIF", "CWebP", "CAVIF"],
             swiftSettings: upcomingFeatures
         ),
-        .target(name: "WebImageKit", dependencies: ["WebImageCore", "WebImageCoders"], swiftSettings: upcomingFeatures),
+        .target(
+            name: "WebImageKit",
+            dependencies: [
+                "WebImageCore", "WebImageCoders",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
+            swiftSettings: upcomingFeatures
+        ),
         .executableTarget(
             name: "webimage",
             dependencies: ["WebImageKit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -53,6 +72,15 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
         .testTarget(name: "WebImageKitTests", dependencies: ["WebImageKit"], swiftSettings: upcomingFeatures),
-        .testTarget(name: "IntegrationTests", dependencies: ["WebImageKit", "webimage"], swiftSettings: upcomingFeatures),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: [
+                "WebImageKit", "webimage",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: upcomingFeatures
+        ),
     ]
 )

@@ -1,0 +1,70 @@
+public import Foundation
+public import WebImageCore
+
+/// What a finished download hands to each subscriber: the decoded image, its bytes and the response.
+public struct DownloadResult: Sendable {
+    /// The image, decoded with the subscriber's own ``ImageDecodingOptions``.
+    public var image: Image
+    /// The downloaded bytes, exactly as received (shared by every subscriber of the download).
+    public var data: Data
+    /// The HTTP response (or a synthesised one for `file:` and `data:` URLs).
+    public var response: DownloadResponse
+
+    /// Creates a result.
+    public init(image: Image, data: Data, response: DownloadResponse) {
+        self.image = image
+        self.data = data
+        self.response = response
+    }
+}
+
+/// The parts of a response a caller may need after a download: status, final URL and headers.
+public struct DownloadResponse: Sendable, Hashable {
+    /// The URL the bytes came from, after redirects.
+    public var url: URL
+    /// The HTTP status code (200 for non-HTTP loaders).
+    public var statusCode: Int
+    /// The response headers with lower-cased names; repeated headers are joined with ", ".
+    public var headers: [String: String]
+
+    /// Creates a response.
+    public init(url: URL, statusCode: Int, headers: [String: String] = [:]) {
+        self.url = url
+        self.statusCode = statusCode
+        self.headers = headers.reduce(into: [:]) { $0[$1.key.lowercased()] = $1.value }
+    }
+
+    /// The value of the header `name` (case-insensitive), if present.
+    public func value(forHeader name: String) -> String? {
+        headers[name.lowercased()]
+    }
+
+    /// The `Content-Type` without parameters, lower-cased (`"image/png"`), if present.
+    public var mimeType: String? {
+        value(forHeader: "content-type")?.split(separator: ";").first
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+    }
+}
+
+/// How far a download has got (SPEC DL-11): bytes received so far and the bytes expected, if known.
+public struct DownloadProgress: Sendable, Hashable {
+    /// The URL being downloaded.
+    public var url: URL
+    /// Bytes of the body received so far.
+    public var receivedBytes: Int
+    /// The body size from `Content-Length`, or `nil` when the server did not say (the seeds' -1).
+    public var expectedBytes: Int?
+
+    /// Creates a progress value.
+    public init(url: URL, receivedBytes: Int, expectedBytes: Int?) {
+        self.url = url
+        self.receivedBytes = receivedBytes
+        self.expectedBytes = expectedBytes
+    }
+
+    /// The fraction received, from 0 to 1, or `nil` when the size is unknown.
+    public var fractionCompleted: Double? {
+        guard let expectedBytes, expectedBytes > 0 else { return nil }
+        return min(1, Double(receivedBytes) / Double(expectedBytes))
+    }
+}

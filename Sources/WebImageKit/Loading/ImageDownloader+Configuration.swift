@@ -1,0 +1,95 @@
+import Foundation
+
+extension ImageDownloader {
+    /// How an ``ImageDownloader`` downloads; every field has the seeds' default unless noted (SPEC DL-16…DL-30).
+    ///
+    /// ```swift
+    /// var configuration = ImageDownloader.Configuration()
+    /// configuration.maximumConcurrentDownloads = 3
+    /// configuration.credentials = .init(user: "me", password: "secret")
+    /// try await withImageDownloader(configuration: configuration) { downloader in … }
+    /// ```
+    public struct Configuration: Sendable {
+        /// The library version sent in the default `User-Agent`.
+        public static let libraryVersion = "0.1.0"
+
+        /// The `Accept` header: every format the built-in coders decode, then any image at lower preference.
+        public static let defaultAccept = "image/avif,image/webp,image/apng,image/png,image/jpeg,image/gif,image/*;q=0.8"
+
+        /// The default `User-Agent`: `WebImageKit/<version> (Linux)`.
+        public static let defaultUserAgent = "WebImageKit/\(libraryVersion) (Linux)"
+
+        /// The seeds' timeout, 15 seconds, also used when ``timeout`` is zero or negative (SPEC DL-19, DL-51).
+        public static let defaultTimeout: Duration = .seconds(15)
+
+        /// A user name and password sent as HTTP Basic authorisation (SPEC DL-22, DL-23, DL-56).
+        public struct Credentials: Sendable, Hashable {
+            /// The user name.
+            public var user: String
+            /// The password.
+            public var password: String
+
+            /// Creates credentials.
+            public init(user: String, password: String) {
+                self.user = user
+                self.password = password
+            }
+
+            /// The `Authorization` header value: `Basic base64(user:password)`.
+            public var authorizationHeader: String {
+                "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+            }
+        }
+
+        /// The most downloads running at once (default 6; values below 1 count as 1) (SPEC DL-17).
+        public var maximumConcurrentDownloads: Int = 6
+        /// The longest the server may stay silent: while connecting, before the response head and
+        /// between body chunks (default 15 s; zero means 15 s) (SPEC DL-19, DL-51).
+        public var timeout: Duration = Configuration.defaultTimeout
+        /// Which waiting download of one priority starts first (default FIFO) (SPEC DL-10, DL-21).
+        public var executionOrder: DownloadExecutionOrder = .fifo
+        /// Headers sent with every request (default `Accept` and `User-Agent`, see ``defaultAccept`` and
+        /// ``defaultUserAgent``); set a value to an empty string to stop sending it (SPEC DL-30, DL-36).
+        public var headers: [String: String] = ["Accept": Configuration.defaultAccept, "User-Agent": Configuration.defaultUserAgent]
+        /// Credentials sent as Basic authorisation with every request (default none). An explicit
+        /// `Authorization` entry in ``headers`` wins.
+        public var credentials: Credentials?
+        /// The statuses that count as success (default 200..<400) (SPEC K-09). A 3xx that is not
+        /// followed still needs an image body: a 304 fails with ``ImageDownloadError/Code/emptyBody`` until
+        /// conditional requests (issue item 6) give it its own "not modified" outcome.
+        public var acceptableStatusCodes: Range<Int> = 200..<400
+        /// The MIME types accepted (lower-case, `"image/*"` style wildcards allowed). `nil`, the default,
+        /// accepts any `image/*` type and, whatever the declared type, a body whose leading bytes are a
+        /// known image format; a set rejects every other declared type as soon as the head arrives.
+        public var acceptableContentTypes: Set<String>?
+        /// The largest body accepted, in bytes (default 50 MiB). A larger `Content-Length` fails at once;
+        /// otherwise the download fails as soon as the bytes received exceed it, so memory stays bounded.
+        public var maximumResponseSize: Int = 50 * 1024 * 1024
+        /// How many redirects are followed (default 10; 0 disallows them). Loops always fail.
+        public var maximumRedirects: Int = 10
+        /// Event-loop threads of a group the downloader creates and shuts down itself; `nil`, the
+        /// default, uses the process-wide NIO singleton group, which is never shut down.
+        public var eventLoopThreads: Int?
+
+        /// Creates the default configuration.
+        public init() {}
+
+        /// ``timeout``, with zero or less replaced by ``defaultTimeout``.
+        public var effectiveTimeout: Duration {
+            timeout > .zero ? timeout : Configuration.defaultTimeout
+        }
+
+        /// Whether a response with `mimeType` passes ``acceptableContentTypes`` before its bytes are seen.
+        /// With no explicit set, any type passes here; the body is checked once it has arrived.
+        func acceptsDeclaredType(_ mimeType: String?) -> Bool {
+            guard let acceptableContentTypes else { return true }
+            guard let mimeType else { return false }
+            return acceptableContentTypes.contains { pattern in
+                let pattern = pattern.lowercased()
+                if pattern == "*/*" || pattern == mimeType { return true }
+                if pattern.hasSuffix("/*") { return mimeType.hasPrefix(pattern.dropLast()) }
+                return false
+            }
+        }
+    }
+}

@@ -1,0 +1,169 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOSSL
+import Synchronization
+import WebImageCore
+
+extension ImageDownloader {
+    /// How many bytes are enough to tell an image from something else by its leading bytes.
+    static let sniffLength = 1024
+
+    /// Runs one started operation: the transfer, then one decode per distinct option set, then the
+    /// completions of the subscribers still attached (SPEC OP-17…OP-30).
+    func run(_ operationID: UInt64) async {
+        guard let (url, options) = state.withLock({ $0.request(for: operationID) }) else { return }
+        let outcome: Result<(Data, DownloadResponse), ImageDownloadError>
+        do {
+            outcome = .success(try await transfer(operationID, url: url, options: options))
+        } catch {
+            outcome = .failure(Self.classify(error))
+        }
+        state.withLock { state in
+            state.endTransfer(operationID)
+            startReady(&state)
+        }
+        switch outcome {
+        case .failure(let error):
+            let subscribers = state.withLock { $0.removeOperation(operationID) }
+            if !subscribers.isEmpty {
+                logger.debug("download failed", metadata: ["url": "\(url)", "error": "\(error)"])
+            }
+            deliver(.failure(error), to: subscribers)
+        case .success(let (data, response)):
+            decodeAndDeliver(operationID, data: data, response: response)
+        }
+    }
+
+    /// Decodes once per distinct ``ImageDecodingOptions`` among the subscribers still attached and
+    /// calls each of them; a subscriber that cancels meanwhile is skipped.
+    private func decodeAndDeliver(_ operationID: UInt64, data: Data, response: DownloadResponse) {
+        var decoded: [ImageDecodingOptions: Result<DownloadResult, ImageDownloadError>] = [:]
+        for subscriber in state.withLock({ $0.subscribers(of: operationID) }) {
+            let result: Result<DownloadResult, ImageDownloadError>
+            if let cached = decoded[subscriber.decoding] {
+                result = cached
+            } else {
+                // Nobody is waiting for this option set any more: skip the decode.
+                guard state.withLock({ $0.subscribers(of: operationID).contains { $0.id == subscriber.id } }) else {
+                    continue
+                }
+                do {
+                    let image = try coders.decode(data, options: subscriber.decoding)
+                    result = .success(DownloadResult(image: image, data: data, response: response))
+                } catch {
+                    result = .failure(ImageDownloadError(.decodeFailed, "the downloaded bytes could not be decoded", underlying: error))
+                }
+                decoded[subscriber.decoding] = result
+            }
+            if let taken = state.withLock({ $0.takeSubscriber(subscriber.id, of: operationID) }) {
+                taken.completion(result)
+            }
+        }
+        _ = state.withLock { $0.removeOperation(operationID) }
+    }
+
+    /// Sends the request and collects the body, checking status, type and size as early as possible.
+    private func transfer(_ operationID: UInt64, url: URL, options: DownloadOptions) async throws -> (Data, DownloadResponse) {
+        let request = makeRequest(url: url, options: options)
+        try Task.checkCancellation()
+        let response = try await client.execute(request, deadline: .distantFuture, logger: logger)
+        let head = DownloadResponse(
+            url: response.url ?? url,
+            statusCode: Int(response.status.code),
+            headers: Dictionary(response.headers.map { ($0.name.lowercased(), $0.value) }) { "\($0), \($1)" }
+        )
+        try validate(head)
+        let expected = head.value(forHeader: "content-length").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        if let expected, expected > configuration.maximumResponseSize {
+            throw ImageDownloadError(.tooLarge, "Content-Length \(expected) exceeds the limit of \(configuration.maximumResponseSize) bytes")
+        }
+        reportProgress(operationID, DownloadProgress(url: url, receivedBytes: 0, expectedBytes: expected))
+        var data = Data()
+        data.reserveCapacity(min(expected ?? 64 * 1024, configuration.maximumResponseSize))
+        var sniffed = false
+        for try await chunk in response.body {
+            guard data.count + chunk.readableBytes <= configuration.maximumResponseSize else {
+                throw ImageDownloadError(.tooLarge, "the body exceeds the limit of \(configuration.maximumResponseSize) bytes")
+            }
+            data.append(contentsOf: chunk.readableBytesView)
+            if !sniffed, data.count >= Self.sniffLength {
+                sniffed = true
+                try checkContent(head, data)
+            }
+            reportProgress(operationID, DownloadProgress(url: url, receivedBytes: data.count, expectedBytes: expected))
+        }
+        guard !data.isEmpty else {
+            throw ImageDownloadError(.emptyBody, "the server sent no bytes (status \(head.statusCode))")
+        }
+        if !sniffed { try checkContent(head, data) }
+        return (data, head)
+    }
+
+    /// The request for `url`: configured headers, credentials and per-request TLS options (SPEC DL-54, DL-56).
+    func makeRequest(url: URL, options: DownloadOptions) -> HTTPClientRequest {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .GET
+        for (name, value) in configuration.headers where !value.isEmpty {
+            request.headers.replaceOrAdd(name: name, value: value)
+        }
+        if let credentials = configuration.credentials, !request.headers.contains(name: "Authorization") {
+            request.headers.replaceOrAdd(name: "Authorization", value: credentials.authorizationHeader)
+        }
+        if options.contains(.allowInvalidSSLCertificates) {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.certificateVerification = .none
+            request.tlsConfiguration = tls
+        }
+        return request
+    }
+
+    /// Rejects a response head whose status or declared type is not acceptable (SPEC OP-27, K-09).
+    private func validate(_ head: DownloadResponse) throws {
+        guard configuration.acceptableStatusCodes.contains(head.statusCode) else {
+            let retryAfter = head.value(forHeader: "retry-after").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            throw ImageDownloadError(
+                .badStatus(head.statusCode), "the server answered \(head.statusCode)",
+                retryAfter: retryAfter.map { .seconds($0) }
+            )
+        }
+        guard configuration.acceptsDeclaredType(head.mimeType) else {
+            throw ImageDownloadError(.badContentType, "content type \(head.mimeType ?? "none") is not acceptable")
+        }
+    }
+
+    /// With no explicit acceptable types, accepts `image/*` or bytes that start like a known image format.
+    private func checkContent(_ head: DownloadResponse, _ data: Data) throws {
+        guard configuration.acceptableContentTypes == nil else { return }
+        if let mimeType = head.mimeType, mimeType.hasPrefix("image/") { return }
+        guard ImageFormat(detecting: data) == .unknown else { return }
+        throw ImageDownloadError(.badContentType, "content type \(head.mimeType ?? "none") is not an image and the bytes are no known image format")
+    }
+
+    private func reportProgress(_ operationID: UInt64, _ progress: DownloadProgress) {
+        for subscriber in state.withLock({ $0.subscribers(of: operationID) }) {
+            subscriber.progress?(progress)
+        }
+    }
+
+    /// Maps a transport or task error onto an ``ImageDownloadError``.
+    static func classify(_ error: any Error) -> ImageDownloadError {
+        if let error = error as? ImageDownloadError { return error }
+        if error is CancellationError { return .cancelled() }
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .cancelled, .alreadyShutdown:
+                return ImageDownloadError(.cancelled, "the request was cancelled", underlying: error)
+            case .readTimeout, .connectTimeout, .deadlineExceeded, .tlsHandshakeTimeout, .getConnectionFromPoolTimeout:
+                return ImageDownloadError(.timeout, "the server did not answer in time", underlying: error)
+            case .redirectCycleDetected, .redirectLimitReached:
+                return ImageDownloadError(.tooManyRedirects, "redirects looped or exceeded the limit", underlying: error)
+            default:
+                break
+            }
+        }
+        return ImageDownloadError(.network, "the connection failed", underlying: error)
+    }
+}

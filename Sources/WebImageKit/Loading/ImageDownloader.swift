@@ -1,0 +1,217 @@
+public import Foundation
+public import Logging
+public import WebImageCore
+import AsyncHTTPClient
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// Downloads images over HTTP(S) on one shared `HTTPClient`: one network request per URL however
+/// many callers ask, a concurrency limit with priorities, and decoding off the event loops (SPEC section 1).
+///
+/// The downloader owns network resources, so it must be shut down: use the scoped form, or call
+/// ``shutdown()`` yourself. (Releasing an unshut downloader trips AsyncHTTPClient's debug-build
+/// precondition in `HTTPClient.deinit`.)
+///
+/// ```swift
+/// try await withImageDownloader { downloader in
+///     let result = try await downloader.image(for: url)
+///     print(result.image.pixelSize)
+/// }
+/// ```
+///
+/// Threading contract: every method may be called from any thread or task. Completions and progress
+/// callbacks run on the cooperative thread pool, never on an event loop and never under a lock.
+public final class ImageDownloader: Sendable {
+    /// The configuration the downloader was created with.
+    public let configuration: Configuration
+    /// The coders that decode downloaded bytes.
+    public let coders: ImageCodersManager
+    let logger: Logger
+    let client: HTTPClient
+    private let ownedGroup: MultiThreadedEventLoopGroup?
+    let state: Mutex<DownloaderState>
+
+    /// Creates a downloader; call ``shutdown()`` when done with it, or use ``withImageDownloader(configuration:coders:logger:_:)``.
+    /// - Parameters:
+    ///   - configuration: Limits, headers and timeouts.
+    ///   - coders: The coders that decode downloaded bytes (default: every built-in coder).
+    ///   - logger: Where the downloader logs (default: a `WebImageKit.ImageDownloader` logger).
+    public init(
+        configuration: Configuration = Configuration(),
+        coders: ImageCodersManager = .shared,
+        logger: Logger = Logger(label: "WebImageKit.ImageDownloader")
+    ) {
+        self.configuration = configuration
+        self.coders = coders
+        self.logger = logger
+        let group: any EventLoopGroup
+        if let threads = configuration.eventLoopThreads {
+            let owned = MultiThreadedEventLoopGroup(numberOfThreads: max(1, threads))
+            ownedGroup = owned
+            group = owned
+        } else {
+            ownedGroup = nil
+            group = HTTPClient.defaultEventLoopGroup
+        }
+        let timeout = TimeAmount.nanoseconds(Int64(configuration.effectiveTimeout / .nanoseconds(1)))
+        var clientConfiguration = HTTPClient.Configuration(
+            redirectConfiguration: configuration.maximumRedirects > 0
+                ? .follow(max: configuration.maximumRedirects, allowCycles: false) : .disallow,
+            timeout: .init(connect: timeout, read: timeout)
+        )
+        clientConfiguration.httpVersion = .automatic
+        client = HTTPClient(eventLoopGroup: group, configuration: clientConfiguration, backgroundActivityLogger: logger)
+        state = Mutex(DownloaderState(
+            maximumConcurrentDownloads: configuration.maximumConcurrentDownloads,
+            executionOrder: configuration.executionOrder
+        ))
+    }
+
+    /// Stops the downloader: new requests fail with ``ImageDownloadError/Code/cancelled``, waiting and
+    /// running downloads are cancelled (their subscribers get `cancelled`), and the HTTP client and any
+    /// event-loop group the downloader created are shut down. Call it once.
+    public func shutdown() async throws {
+        let (subscribers, tasks) = state.withLock { state in
+            state.isShutDown = true
+            let cancelled = state.cancelAll()
+            return (cancelled.subscribers, cancelled.tasks + state.runningTasks)
+        }
+        deliver(.failure(.cancelled("the downloader was shut down")), to: subscribers)
+        for task in tasks {
+            task.cancel()
+            await task.value
+        }
+        try await client.shutdown()
+        try await ownedGroup?.shutdownGracefully()
+    }
+
+    // MARK: Queue control
+
+    /// Downloads waiting or running (SPEC DL-18).
+    public var currentDownloadCount: Int {
+        state.withLock { $0.currentDownloadCount }
+    }
+
+    /// Stops starting queued downloads; running downloads continue (SPEC DL-41).
+    public func suspend() {
+        state.withLock { $0.queue.isSuspended = true }
+    }
+
+    /// Starts queued downloads again, up to the concurrency limit (SPEC DL-41).
+    public func resume() {
+        state.withLock { state in
+            state.queue.isSuspended = false
+            startReady(&state)
+        }
+    }
+
+    /// Whether queued downloads are held back by ``suspend()``.
+    public var isSuspended: Bool {
+        state.withLock { $0.queue.isSuspended }
+    }
+
+    /// Cancels every waiting and running download; each subscriber gets ``ImageDownloadError/Code/cancelled``
+    /// (unlike a token cancel, which is silent, so that awaiting callers always resume) (SPEC DL-42).
+    public func cancelAll() {
+        let (subscribers, tasks) = state.withLock { $0.cancelAll() }
+        for task in tasks { task.cancel() }
+        deliver(.failure(.cancelled()), to: subscribers)
+    }
+
+    // MARK: Downloading
+
+    /// Starts (or joins) the download of `url` and calls `completion` once with the image decoded
+    /// with `decoding`, unless the returned token is cancelled first (SPEC DL-39, DL-48).
+    ///
+    /// - Parameters:
+    ///   - url: An `http` or `https` URL; anything else completes with ``ImageDownloadError/Code/invalidURL``.
+    ///   - options: Priority and other per-request flags.
+    ///   - decoding: How to decode for this caller; callers with equal options share one decode.
+    ///   - progress: Called as bytes arrive, from the cooperative thread pool.
+    ///   - completion: Called exactly once unless the token is cancelled first.
+    /// - Returns: A token whose ``DownloadToken/cancel()`` removes only this caller.
+    @discardableResult
+    public func download(
+        _ url: URL,
+        options: DownloadOptions = [],
+        decoding: ImageDecodingOptions = .init(),
+        progress: (@Sendable (DownloadProgress) -> Void)? = nil,
+        completion: @escaping @Sendable (Result<DownloadResult, ImageDownloadError>) -> Void
+    ) -> DownloadToken {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host, !host.isEmpty
+        else {
+            let error = ImageDownloadError(.invalidURL, "\(url.absoluteString) is not an http(s) URL")
+            Task { completion(.failure(error)) }
+            return DownloadToken(url: url, downloader: nil, operation: 0, subscriber: 0)
+        }
+        var decoding = decoding
+        if options.contains(.scaleDownLargeImages), decoding.scaleDownLimitBytes == nil {
+            decoding.scaleDownLimitBytes = ImageDecodingOptions.defaultScaleDownLimitBytes
+        }
+        let subscriberDecoding = decoding
+        let ids: (operation: UInt64, subscriber: UInt64)? = state.withLock { state in
+            guard !state.isShutDown else { return nil }
+            let ids = state.subscribe(url: url, key: url.absoluteString, options: options) { id in
+                DownloadSubscriber(
+                    id: id, priority: DownloadPriority(options), decoding: subscriberDecoding,
+                    progress: progress, completion: completion
+                )
+            }
+            startReady(&state)
+            return ids
+        }
+        guard let ids else {
+            Task { completion(.failure(.cancelled("the downloader was shut down"))) }
+            return DownloadToken(url: url, downloader: nil, operation: 0, subscriber: 0)
+        }
+        return DownloadToken(url: url, downloader: self, operation: ids.operation, subscriber: ids.subscriber)
+    }
+
+    /// Removes the token's subscriber; the transfer stops when it was the last (SPEC DL-40, DL-59, TK-04).
+    func cancel(operation: UInt64, subscriber: UInt64) {
+        let action = state.withLock { $0.unsubscribe(operation: operation, subscriber: subscriber) }
+        if case .cancelTransfer(let task) = action {
+            logger.debug("cancelling a download with no subscribers left", metadata: ["operation": "\(operation)"])
+            task?.cancel()
+        }
+    }
+
+    /// Starts every queued operation that may run now; called with the lock held.
+    func startReady(_ state: inout DownloaderState) {
+        for id in state.takeReady() {
+            let task = Task.detached(priority: .medium) { [self] in await run(id) }
+            state.setTask(task, for: id)
+        }
+    }
+
+    /// Calls each subscriber's completion with `result`.
+    func deliver(_ result: Result<DownloadResult, ImageDownloadError>, to subscribers: [DownloadSubscriber]) {
+        for subscriber in subscribers { subscriber.completion(result) }
+    }
+}
+
+/// Runs `body` with a new downloader and shuts it down afterwards, whether `body` throws or not.
+///
+/// ```swift
+/// let image = try await withImageDownloader { try await $0.image(for: url).image }
+/// ```
+public func withImageDownloader<Result>(
+    configuration: ImageDownloader.Configuration = .init(),
+    coders: ImageCodersManager = .shared,
+    logger: Logger = Logger(label: "WebImageKit.ImageDownloader"),
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (ImageDownloader) async throws -> Result
+) async throws -> Result {
+    let downloader = ImageDownloader(configuration: configuration, coders: coders, logger: logger)
+    let result: Result
+    do {
+        result = try await body(downloader)
+    } catch {
+        try? await downloader.shutdown()
+        throw error
+    }
+    try await downloader.shutdown()
+    return result
+}

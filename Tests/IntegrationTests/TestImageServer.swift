@@ -1,0 +1,194 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import WebImageKit
+
+/// An in-process Hummingbird server on 127.0.0.1 (port 0) with routes that exercise the downloader.
+///
+/// Routes: `/image/*` (a PNG, counted), `/held/*` (a PNG once the test releases it), `/drip`
+/// (a PNG prefix, then one byte at a time until the client leaves), `/status/:code`, `/html`,
+/// `/large` and `/large-chunked` (bodies of `?bytes=`), `/auth` (Basic `user:pass`), `/loop/a|b`.
+/// Every request is logged; ``events`` reports arrivals and the end of the drip route.
+final class TestImageServer: Sendable {
+    /// Something the server observed.
+    enum Event: Sendable, Equatable {
+        case arrived(String)
+        case dripAborted
+        case dripCompleted
+    }
+
+    let log = ServerLog()
+    let gates = Gates()
+    let events: AsyncStream<Event>
+    private let eventSink: AsyncStream<Event>.Continuation
+    let png: Data
+
+    init() throws {
+        (events, eventSink) = AsyncStream.makeStream(of: Event.self)
+        let pixels = PixelBuffer(width: 16, height: 8, fill: RGBA(red: 200, green: 10, blue: 10))
+        png = try ImageCodersManager.shared.encode(Image(pixels: pixels), as: .png, options: .init())
+    }
+
+    /// Runs `body` with the server listening; `body` gets the base URL.
+    func run<T: Sendable>(_ body: @Sendable (URL) async throws -> T) async throws -> T {
+        let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
+        let app = Application(
+            router: makeRouter(),
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in portSink.yield(channel.localAddress?.port ?? 0) },
+            logger: Self.quietLogger
+        )
+        let serverTask = Task { try await app.runService(gracefulShutdownSignals: []) }
+        defer { serverTask.cancel() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next(), port > 0, let base = URL(string: "http://127.0.0.1:\(port)") else {
+            throw CancellationError()
+        }
+        let result = try await body(base)
+        await gates.releaseAll()
+        serverTask.cancel()
+        _ = try? await serverTask.value
+        return result
+    }
+
+    /// Cancelling the server task is an abrupt stop, which Hummingbird logs as errors; keep test output clean.
+    private static let quietLogger: Logger = {
+        var logger = Logger(label: "TestImageServer")
+        logger.logLevel = .critical
+        return logger
+    }()
+
+    private func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router()
+        let png = self.png
+        let sink = eventSink
+        let log = self.log
+        let gates = self.gates
+        router.middlewares.add(LoggingMiddleware(log: log, sink: sink))
+        router.get("image/:name") { _, _ in Self.imageResponse(png) }
+        router.get("held/:name") { request, _ in
+            await log.enter()
+            await gates.wait(request.uri.path)
+            await log.leave()
+            return Self.imageResponse(png)
+        }
+        router.get("drip") { _, _ in
+            Response(status: .ok, headers: [.contentType: "image/png"], body: ResponseBody { writer in
+                do {
+                    try await writer.write(ByteBuffer(bytes: png.prefix(16)))
+                    for _ in 0..<2_000 {
+                        try await Task.sleep(for: .milliseconds(5))  // pacing, not synchronisation
+                        try await writer.write(ByteBuffer(bytes: [0]))
+                    }
+                    sink.yield(.dripCompleted)
+                } catch {
+                    sink.yield(.dripAborted)
+                    throw error
+                }
+                try await writer.finish(nil)
+            })
+        }
+        router.get("status/:code") { _, context in
+            let code = context.parameters.get("code", as: Int.self) ?? 500
+            return Response(status: .init(code: code), headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "status \(code)")))
+        }
+        router.get("html") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/html"], body: .init(byteBuffer: ByteBuffer(string: "<html><body>not an image</body></html>")))
+        }
+        router.get("octet") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/octet-stream"], body: .init(byteBuffer: ByteBuffer(bytes: png)))
+        }
+        router.get("large") { request, _ in
+            let count = request.uri.queryParameters.get("bytes", as: Int.self) ?? 1_000_000
+            var bytes = [UInt8](png)
+            bytes += [UInt8](repeating: 0, count: max(0, count - bytes.count))
+            return Response(status: .ok, headers: [.contentType: "image/png"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        }
+        router.get("large-chunked") { request, _ in
+            let count = request.uri.queryParameters.get("bytes", as: Int.self) ?? 1_000_000
+            return Response(status: .ok, headers: [.contentType: "image/png"], body: ResponseBody { writer in
+                try await writer.write(ByteBuffer(bytes: png))
+                var sent = png.count
+                while sent < count {
+                    try await writer.write(ByteBuffer(repeating: 0, count: 4096))
+                    sent += 4096
+                }
+                try await writer.finish(nil)
+            })
+        }
+        router.get("auth") { request, _ in
+            guard request.headers[.authorization] == "Basic dXNlcjpwYXNz" else {
+                return Response(status: .unauthorized, headers: [.wwwAuthenticate: "Basic realm=\"test\""])
+            }
+            return Self.imageResponse(png)
+        }
+        router.get("loop/a") { _, _ in Response(status: .found, headers: [.location: "/loop/b"]) }
+        router.get("loop/b") { _, _ in Response(status: .found, headers: [.location: "/loop/a"]) }
+        return router
+    }
+
+    private static func imageResponse(_ png: Data) -> Response {
+        Response(status: .ok, headers: [.contentType: "image/png"], body: .init(byteBuffer: ByteBuffer(bytes: png)))
+    }
+}
+
+/// Records each request and the in-flight count of the held route.
+actor ServerLog {
+    private(set) var paths: [String] = []
+    private(set) var inFlight = 0
+    private(set) var maximumInFlight = 0
+    private(set) var headers: [String: String] = [:]
+
+    func record(_ path: String, userAgent: String?, accept: String?) {
+        paths.append(path)
+        headers["user-agent"] = userAgent
+        headers["accept"] = accept
+    }
+
+    func count(_ path: String) -> Int { paths.filter { $0 == path }.count }
+
+    func enter() {
+        inFlight += 1
+        maximumInFlight = max(maximumInFlight, inFlight)
+    }
+
+    func leave() { inFlight -= 1 }
+}
+
+/// Holds requests of the `/held/*` route until the test releases them.
+actor Gates {
+    private var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
+    private var released: Set<String> = []
+    private var releasedEverything = false
+
+    func wait(_ path: String) async {
+        guard !releasedEverything, !released.contains(path) else { return }
+        await withCheckedContinuation { waiting[path, default: []].append($0) }
+    }
+
+    /// Lets every current and future request for `path` through.
+    func release(_ path: String) {
+        released.insert(path)
+        for continuation in waiting.removeValue(forKey: path) ?? [] { continuation.resume() }
+    }
+
+    func releaseAll() {
+        releasedEverything = true
+        for continuation in waiting.values.flatMap({ $0 }) { continuation.resume() }
+        waiting = [:]
+    }
+}
+
+/// Logs every request and reports its arrival.
+struct LoggingMiddleware: RouterMiddleware {
+    typealias Context = BasicRequestContext
+    let log: ServerLog
+    let sink: AsyncStream<TestImageServer.Event>.Continuation
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        await log.record(request.uri.path, userAgent: request.headers[.userAgent], accept: request.headers[.accept])
+        sink.yield(.arrived(request.uri.path))
+        return try await next(request, context)
+    }
+}
