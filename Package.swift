@@ -18,6 +18,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // System libraries (Debian -dev packages, installed by scripts/install-deps.sh).
@@ -38,7 +39,11 @@ let package = Package(
             dependencies: ["WebImageCore", "CWebImageShims", "CJPEG", "CPNG", "CGIF", "CWebP", "CAVIF"],
             swiftSettings: upcomingFeatures
         ),
-        .target(name: "WebImageKit", dependencies: ["WebImageCore", "WebImageCoders"], swiftSettings: upcomingFeatures),
+        .target(
+            name: "WebImageKit",
+            dependencies: ["WebImageCore", "WebImageCoders", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: upcomingFeatures
+        ),
         .executableTarget(
             name: "webimage",
             dependencies: ["WebImageKit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
