@@ -72,18 +72,14 @@ enum FileDates {
     }
 }
 
-/// Deterministic contents for a key: the key, a length, a pattern, and a checksum, so a torn or truncated
-/// entry is detectable.
+/// Deterministic contents for a key: the key and size as a header, a fill byte derived from the key, and
+/// the key again as a trailer, so a truncated entry or one mixing two keys' bytes is detectable.
 enum EntryPayload {
     static func make(key: String, size: Int) -> Data {
-        var bytes = Array("\(key)|\(size)|".utf8)
-        var seed = UInt32(truncatingIfNeeded: key.utf8.reduce(7) { $0 &* 31 &+ Int($1) })
-        while bytes.count < size {
-            seed = seed &* 1_664_525 &+ 1_013_904_223
-            bytes.append(UInt8(truncatingIfNeeded: seed >> 24))
-        }
-        let sum = bytes.reduce(UInt32(0)) { $0 &* 33 &+ UInt32($1) }
-        withUnsafeBytes(of: sum.bigEndian) { bytes.append(contentsOf: $0) }
-        return Data(bytes)
+        var data = Data("\(key)|\(size)|".utf8)
+        let fill = UInt8(truncatingIfNeeded: key.utf8.reduce(7) { $0 &* 31 &+ Int($1) })
+        data.append(Data(repeating: fill, count: size))
+        data.append(Data("|\(key)".utf8))
+        return data
     }
 }
