@@ -1,13 +1,14 @@
-/// The storage behind ``MemoryCache``: a strict least-recently-used list kept as index-linked nodes
+/// The list behind ``MemoryCacheStorage``: a strict least-recently-used list kept as index-linked nodes
 /// in one array, with a dictionary from key to node index.
 ///
 /// A hit (``touch(_:)``) only relinks two indices, so it allocates nothing; freed slots are reused
-/// through a free list. Not thread-safe: ``MemoryCache`` keeps it behind a `Mutex`.
-struct LRUList<Value: AnyObject> {
+/// through a free list. Not thread-safe: ``MemoryCacheStorage`` keeps it behind a `Mutex`. Values are `AnyObject`, so this
+/// code is compiled once, fully optimised, whatever the cache's value type.
+struct LRUList {
     /// One entry, linked to its neighbours by array index (`-1` for none).
     struct Node {
         var key: String
-        var value: Value?
+        var value: AnyObject?
         var cost: Int
         var expiry: ContinuousClock.Instant?
         var newer: Int
@@ -42,7 +43,7 @@ struct LRUList<Value: AnyObject> {
 
     /// Inserts or replaces the entry for `key` as the most recently used one; returns the replaced value.
     @discardableResult
-    mutating func insert(key: String, value: Value, cost: Int, expiry: ContinuousClock.Instant?) -> Value? {
+    mutating func insert(key: String, value: AnyObject, cost: Int, expiry: ContinuousClock.Instant?) -> AnyObject? {
         if let slot = slots[key] {
             let old = nodes[slot].value
             totalCost += cost - nodes[slot].cost
@@ -69,7 +70,7 @@ struct LRUList<Value: AnyObject> {
 
     /// Removes the node at `slot` and returns its value.
     @discardableResult
-    mutating func remove(at slot: Int) -> Value? {
+    mutating func remove(at slot: Int) -> AnyObject? {
         unlink(slot)
         let value = nodes[slot].value
         slots[nodes[slot].key] = nil

@@ -1,12 +1,11 @@
-import Synchronization
-
 /// A thread-safe, strict least-recently-used memory cache keyed by `String`, with a total cost limit,
 /// a count limit, an optional time to live and SDWebImage's optional weak side-table (SPEC MC-01…MC-05, K-03).
 ///
-/// Every operation takes one `Mutex`; a hit relinks two indices in preallocated storage and allocates
+/// Every operation takes one `Mutex` once; a hit relinks two indices in preallocated storage and allocates
 /// nothing. When a store pushes the cache over a limit, the least recently used entries are evicted.
 /// With ``MemoryCacheConfiguration/usesWeakCache`` on, an evicted value that something else still
-/// holds is found again by ``value(forKey:)`` and re-inserted with its cost.
+/// holds is found again by ``value(forKey:)`` and re-inserted with its cost. Safe to use from any thread
+/// or task; no method suspends or blocks on I/O (MC-08).
 ///
 /// ```swift
 /// let cache = MemoryCache<Image>()           // cost = Image.memoryCost
@@ -18,15 +17,8 @@ public final class MemoryCache<Value: AnyObject & Sendable>: Sendable {
     /// Computes an entry's cost when the caller gives none.
     public typealias CostFunction = @Sendable (Value) -> Int
 
-    struct State {
-        var configuration: MemoryCacheConfiguration
-        var list = LRUList<Value>()
-        var weak = WeakValueTable<Value>()
-    }
-
-    let state: Mutex<State>
+    let storage: MemoryCacheStorage
     let costFunction: CostFunction
-    let now: @Sendable () -> ContinuousClock.Instant
 
     /// Creates an empty cache.
     /// - Parameters:
@@ -38,118 +30,70 @@ public final class MemoryCache<Value: AnyObject & Sendable>: Sendable {
         cost: @escaping CostFunction,
         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
     ) {
-        self.state = Mutex(State(configuration: configuration))
+        self.storage = MemoryCacheStorage(configuration: configuration, now: now)
         self.costFunction = cost
-        self.now = now
     }
 
     /// The current limits and options; setting them trims the cache to the new limits at once.
     public var configuration: MemoryCacheConfiguration {
-        get { state.withLock { $0.configuration } }
-        set {
-            let evicted = state.withLock { state in
-                state.configuration = newValue
-                if !newValue.usesWeakCache { state.weak.removeAll() }
-                return Self.evictToLimits(&state)
-            }
-            withExtendedLifetime(evicted) {}
-        }
+        get { storage.configuration }
+        set { storage.setConfiguration(newValue) }
     }
 
     /// The number of entries in the LRU part (values only reachable through the weak table are not counted).
-    public var count: Int { state.withLock { $0.list.count } }
+    public var count: Int { storage.count }
 
     /// The sum of the costs of the entries in the LRU part.
-    public var totalCost: Int { state.withLock { $0.list.totalCost } }
+    public var totalCost: Int { storage.totalCost }
 
     /// The value for `key`, making it the most recently used; `nil` on a miss or when the entry has expired.
     ///
-    /// On an LRU miss the weak table is checked, and a value still alive is re-inserted with its cost.
+    /// On an LRU miss the weak table is checked, and a value still alive is re-inserted with its cost (K-03).
     public func value(forKey key: String) -> Value? {
-        state.withLock { state in
-            if let slot = state.list.slot(forKey: key) {
-                if let expiry = state.list.nodes[slot].expiry, expiry <= now() {
-                    state.list.remove(at: slot)
-                    state.weak.remove(forKey: key)
-                    return nil
-                }
-                state.list.touch(slot)
-                return state.list.nodes[slot].value
-            }
-            guard state.configuration.usesWeakCache, let entry = state.weak.entry(forKey: key),
-                  let value = entry.value else { return nil }
-            if let expiry = entry.expiry, expiry <= now() {
-                state.weak.remove(forKey: key)
-                return nil
-            }
-            state.list.insert(key: key, value: value, cost: entry.cost, expiry: entry.expiry)
-            let evicted = Self.evictToLimits(&state)
-            withExtendedLifetime(evicted) {}
-            return value
-        }
+        storage.value(forKey: key).map { unsafeDowncast($0, to: Value.self) }  // only Values are ever stored
     }
 
     /// Stores `value` for `key` as the most recently used entry, then evicts least recently used
     /// entries until the cache is within its limits.
     /// - Parameter cost: the entry's cost; `nil` asks the cost function given at creation.
     public func setValue(_ value: Value, forKey key: String, cost: Int? = nil) {
-        let cost = max(0, cost ?? costFunction(value))
-        let released: (Value?, [Value]) = state.withLock { state in
-            let expiry = state.configuration.timeToLive.map { now() + $0 }
-            let replaced = state.list.insert(key: key, value: value, cost: cost, expiry: expiry)
-            if state.configuration.usesWeakCache {
-                state.weak.set(value, forKey: key, cost: cost, expiry: expiry)
-            }
-            return (replaced, Self.evictToLimits(&state))
-        }
-        withExtendedLifetime(released) {}
+        storage.setValue(value, forKey: key, cost: max(0, cost ?? costFunction(value)))
     }
 
     /// Removes the entry for `key` from the LRU and the weak table; returns the value it held.
     @discardableResult
     public func removeValue(forKey key: String) -> Value? {
-        state.withLock { state in
-            state.weak.remove(forKey: key)
-            guard let slot = state.list.slot(forKey: key) else { return nil }
-            return state.list.remove(at: slot)
-        }
+        storage.removeValue(forKey: key).map { unsafeDowncast($0, to: Value.self) }
     }
 
     /// Whether ``value(forKey:)`` would return a value now; does not change the LRU order.
-    public func contains(_ key: String) -> Bool {
-        let time = now()
-        return state.withLock { state in
-            if let slot = state.list.slot(forKey: key) {
-                guard let expiry = state.list.nodes[slot].expiry else { return true }
-                return expiry > time
-            }
-            guard state.configuration.usesWeakCache, let entry = state.weak.entry(forKey: key) else { return false }
-            return entry.expiry.map { $0 > time } ?? true
-        }
-    }
+    public func contains(_ key: String) -> Bool { storage.contains(key) }
 
     /// Empties both the LRU and the weak table (SDWebImage's `clearMemory`, and the memory-warning stand-in).
-    public func removeAll() {
-        state.withLock { state in
-            state.list.removeAll()
-            state.weak.removeAll()
-        }
-    }
+    public func removeAll() { storage.removeAll(keepingWeakReferences: false) }
 
     /// Empties only the LRU part; values still held elsewhere stay reachable through the weak table (K-03).
-    public func removeAllStrong() {
-        state.withLock { $0.list.removeAll() }
-    }
+    public func removeAllStrong() { storage.removeAll(keepingWeakReferences: true) }
 
     /// Evicts least recently used entries until the total cost is at most `cost`; the weak table is kept.
-    public func trim(toCost cost: Int) {
-        let evicted = state.withLock { Self.evict(&$0, costLimit: max(0, cost), countLimit: nil) }
-        withExtendedLifetime(evicted) {}
-    }
+    public func trim(toCost cost: Int) { storage.trim(costLimit: max(0, cost), countLimit: nil) }
 
     /// Evicts least recently used entries until at most `count` remain; the weak table is kept.
-    public func trim(toCount count: Int) {
-        let evicted = state.withLock { Self.evict(&$0, costLimit: nil, countLimit: max(0, count)) }
-        withExtendedLifetime(evicted) {}
+    public func trim(toCount count: Int) { storage.trim(costLimit: nil, countLimit: max(0, count)) }
+
+    /// Removes every entry whose time to live has passed, from the LRU and the weak table; returns how many
+    /// LRU entries were removed. Expired entries are also dropped when looked up; a periodic sweep calls
+    /// this to release their memory sooner.
+    @discardableResult
+    public func removeExpired() -> Int { storage.removeExpired() }
+}
+
+extension MemoryCache where Value == Image {
+    /// Creates an image cache whose cost is ``Image/memoryCost``, the bytes of the pixels (SPEC IC-33, K-04).
+    public convenience init(
+        configuration: MemoryCacheConfiguration = MemoryCacheConfiguration(),
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+    ) {
+        self.init(configuration: configuration, cost: { $0.memoryCost }, now: now)
     }
 }

@@ -3,11 +3,11 @@
 /// found again and re-inserted as it was.
 ///
 /// Dead references are swept in bulk once the table has doubled since the last sweep, so the work is
-/// amortised O(1) per insertion. Not thread-safe: ``MemoryCache`` keeps it behind a `Mutex`.
-struct WeakValueTable<Value: AnyObject> {
+/// amortised O(1) per insertion. Not thread-safe: ``MemoryCacheStorage`` keeps it behind a `Mutex`.
+struct WeakValueTable {
     /// A weak reference with the entry's bookkeeping.
     struct Entry {
-        weak var value: Value?
+        weak var value: AnyObject?
         var cost: Int
         var expiry: ContinuousClock.Instant?
     }
@@ -28,7 +28,7 @@ struct WeakValueTable<Value: AnyObject> {
     func containsLiveValue(forKey key: String) -> Bool { entries[key]?.value != nil }
 
     /// Records a weak reference to `value` for `key`.
-    mutating func set(_ value: Value, forKey key: String, cost: Int, expiry: ContinuousClock.Instant?) {
+    mutating func set(_ value: AnyObject, forKey key: String, cost: Int, expiry: ContinuousClock.Instant?) {
         entries[key] = Entry(value: value, cost: cost, expiry: expiry)
         if entries.count >= sweepThreshold { sweep() }
     }

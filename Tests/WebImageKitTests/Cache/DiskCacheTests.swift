@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WebImageKit
 
-@Suite struct DiskStorageTests {
+@Suite struct DiskCacheTests {
     @Test func fileNameIsTheLowercaseHexMD5PlusTheKeysExtension_DC01_K05() {
         #expect(DiskStorage.fileName(forKey: "abc") == "900150983cd24fb0d6963f7d28e17f72")
         #expect(DiskStorage.fileName(forKey: "https://example.com/a/b.png?x=1") == "967889a3806aff78c7ec8940eca6fdf8.png")
