@@ -2,7 +2,7 @@ import Synchronization
 
 extension MemoryCacheStorage {
     func removeAll(keepingWeakReferences: Bool) {
-        let released = state.withLock { state -> Released in
+        let released = locked { state -> Released in
             var released = Released()
             for node in state.list.nodes { if let value = node.value { released.add(value) } }
             state.list.removeAll()
@@ -14,13 +14,13 @@ extension MemoryCacheStorage {
 
     /// Evicts least recently used entries beyond `costLimit`/`countLimit` (`nil`: no limit); the weak table is kept.
     func trim(costLimit: Int?, countLimit: Int?) {
-        let released = state.withLock { Self.evict(&$0, costLimit: costLimit, countLimit: countLimit) }
+        let released = locked { Self.evict(&$0, costLimit: costLimit, countLimit: countLimit) }
         withExtendedLifetime(released) {}
     }
 
     func removeExpired() -> Int {
         let time = now()
-        let released = state.withLock { state -> Released in
+        let released = locked { state -> Released in
             var released = Released()
             var slot = state.list.oldestSlot
             while let current = slot {

@@ -22,24 +22,16 @@ import WebImageKit
         }
         let storage = storages[0]
         for storage in storages { Self.storeLoop(storage, round: -1, limit: 3) }   // warm-up in the parent
-        for round in 0..<Self.rounds {
+        var completedRounds = 0
+        var attempts = 0
+        while completedRounds < Self.rounds, attempts < Self.rounds * 3 {
+            attempts += 1
             // Without fsync the child spends most of its time inside write(), where a kill leaves a short file.
-            let storage = storages[round % 2]
-            let before = Self.entryNames(directory).count
-            let child = fork()
-            if child == 0 { Self.storeLoop(storage, round: round, limit: .max) }
-            try #require(child > 0)
-            defer {   // SIGKILL wherever the child is, then reap it
-                _ = kill(child, SIGKILL)
-                var status: Int32 = 0
-                _ = waitpid(child, &status, 0)
+            if Self.killChildDuringStores(storages[completedRounds % 2], round: attempts, directory: directory) {
+                completedRounds += 1
             }
-            let deadline = ContinuousClock.now + .seconds(60)
-            while Self.entryNames(directory).count < before + Self.entriesPerRound, ContinuousClock.now < deadline {
-                _ = usleep(2_000)   // polling the directory for the child's progress, with a deadline
-            }
-            try #require(Self.entryNames(directory).count >= before + Self.entriesPerRound, "the child made no progress")
         }
+        try #require(completedRounds == Self.rounds, "forked children kept stalling")
         let names = Self.entryNames(directory)
         #expect(names.count >= Self.rounds * Self.entriesPerRound)
         for name in names {
@@ -56,6 +48,26 @@ import WebImageKit
         let result = try storage.clean()
         #expect(result.remainingCount == names.count)
         #expect(!FileManager.default.contentsOfDirectoryOrEmpty(directory.path).contains { $0.hasPrefix(".tmp-") })
+    }
+
+    /// Forks a child storing entries until at least ``entriesPerRound`` new ones exist, then SIGKILLs it
+    /// wherever it is. Returns `false` when the child stalls (a child forked from a multithreaded process can
+    /// block on a lock another thread held at fork time, seen under ThreadSanitizer); the caller retries.
+    static func killChildDuringStores(_ storage: DiskStorage, round: Int, directory: URL) -> Bool {
+        let before = entryNames(directory).count
+        let child = fork()
+        if child == 0 { storeLoop(storage, round: round, limit: .max) }
+        guard child > 0 else { return false }
+        defer {   // SIGKILL wherever the child is, then reap it
+            _ = kill(child, SIGKILL)
+            var status: Int32 = 0
+            _ = waitpid(child, &status, 0)
+        }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while entryNames(directory).count < before + entriesPerRound, ContinuousClock.now < deadline {
+            _ = usleep(2_000)   // polling the directory for the child's progress, with a deadline
+        }
+        return entryNames(directory).count >= before + entriesPerRound
     }
 
     /// Stores entries `r<round>-<index>` until `limit`; in the child it never returns (the parent kills it).
