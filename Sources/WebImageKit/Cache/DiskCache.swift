@@ -1,0 +1,131 @@
+import Dispatch
+public import Foundation
+
+/// A disk cache whose file I/O never runs on Swift's cooperative thread pool: every operation runs on the
+/// cache's own serial dispatch queue (SDWebImage's `ioQueue`, SPEC DC-04, IC-32), behind `async` functions,
+/// or blocking the caller through ``sync(_:)`` (the `queryDiskDataSync` path, IC-02).
+///
+/// One queue per cache serialises its stores, removals and cleans, so a clean never races a store of the
+/// same cache. The file rules (names, atomic writes, extended data, expiry) are those of ``DiskStorage``.
+///
+/// ```swift
+/// let disk = DiskCache(namespace: "default")
+/// try await disk.store(data, forKey: key, extendedData: validators)
+/// if let entry = await disk.entry(forKey: key) { … }
+/// let hit = disk.sync { $0.data(forKey: key) }     // blocking, for callers that asked for it
+/// ```
+public final class DiskCache: Sendable {
+    /// The file operations this cache runs on its queue.
+    public let storage: DiskStorage
+    private let queue: DispatchQueue
+
+    /// Creates a cache over `storage`.
+    public init(storage: DiskStorage) {
+        self.storage = storage
+        self.queue = DispatchQueue(label: "webimagekit.diskcache.\(storage.directory.lastPathComponent)", qos: .utility)
+    }
+
+    /// Creates a cache on `<root>/<namespace>`; `root` defaults to ``DiskStorage/defaultRoot(environment:)``.
+    public convenience init(
+        namespace: String = "default",
+        root: URL? = nil,
+        configuration: DiskCacheConfiguration = DiskCacheConfiguration()
+    ) {
+        self.init(storage: DiskStorage(namespace: namespace, root: root, configuration: configuration))
+    }
+
+    /// The main directory.
+    public var directory: URL { storage.directory }
+
+    /// Runs `body` on the I/O queue and waits for it, blocking the calling thread.
+    ///
+    /// Use it only where a synchronous answer was asked for; never call it from inside another `sync` body.
+    public func sync<T, E: Error>(_ body: (DiskStorage) throws(E) -> T) throws(E) -> T {
+        let result: Result<T, E> = queue.sync { Result { () throws(E) -> T in try body(storage) } }
+        return try result.get()
+    }
+
+    /// Queues `body` on the I/O queue without waiting: for callback-style callers.
+    public func enqueue(_ body: @escaping @Sendable (DiskStorage) -> Void) {
+        queue.async { [storage] in body(storage) }
+    }
+
+    /// Runs `body` on the I/O queue and resumes the caller with its result.
+    func run<T: Sendable>(_ body: @escaping @Sendable (DiskStorage) -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            queue.async { [storage] in continuation.resume(returning: body(storage)) }
+        }
+    }
+
+    /// Runs a throwing `body` on the I/O queue and resumes the caller with its result or error.
+    func run<T: Sendable>(
+        _ body: @escaping @Sendable (DiskStorage) throws(DiskCacheError) -> T
+    ) async throws(DiskCacheError) -> T {
+        let result: Result<T, DiskCacheError> = await run { storage in
+            Result { () throws(DiskCacheError) -> T in try body(storage) }
+        }
+        return try result.get()
+    }
+}
+
+extension DiskCache {
+    /// The bytes stored for `key`, or `nil` on a miss (see ``DiskStorage/data(forKey:)``).
+    public func data(forKey key: String) async -> Data? {
+        await run { $0.data(forKey: key) }
+    }
+
+    /// The bytes and extended data stored for `key`, or `nil` on a miss.
+    public func entry(forKey key: String) async -> DiskCacheEntry? {
+        await run { $0.entry(forKey: key) }
+    }
+
+    /// Whether an entry for `key` exists in the main or a read-only directory.
+    public func contains(_ key: String) async -> Bool {
+        await run { $0.contains(key) }
+    }
+
+    /// The extended data stored with `key`'s entry, or `nil`.
+    public func extendedData(forKey key: String) async -> Data? {
+        await run { $0.extendedData(forKey: key) }
+    }
+
+    /// Stores `data` (and optional extended data) for `key` atomically (see ``DiskStorage/store(_:forKey:extendedData:)``).
+    public func store(_ data: Data, forKey key: String, extendedData: Data? = nil) async throws(DiskCacheError) {
+        try await run { (storage: DiskStorage) throws(DiskCacheError) in
+            try storage.store(data, forKey: key, extendedData: extendedData)
+        }
+    }
+
+    /// Replaces or removes the extended data of `key`'s entry.
+    public func setExtendedData(_ extendedData: Data?, forKey key: String) async throws(DiskCacheError) {
+        try await run { (storage: DiskStorage) throws(DiskCacheError) in
+            try storage.setExtendedData(extendedData, forKey: key)
+        }
+    }
+
+    /// Removes `key`'s entry from the main directory.
+    public func remove(forKey key: String) async throws(DiskCacheError) {
+        try await run { (storage: DiskStorage) throws(DiskCacheError) in try storage.remove(forKey: key) }
+    }
+
+    /// Removes expired entries, then trims by size (see ``DiskStorage/clean()``).
+    @discardableResult
+    public func clean() async throws(DiskCacheError) -> DiskCleanResult {
+        try await run { (storage: DiskStorage) throws(DiskCacheError) in try storage.clean() }
+    }
+
+    /// Deletes every entry and recreates the directory.
+    public func clear() async throws(DiskCacheError) {
+        try await run { (storage: DiskStorage) throws(DiskCacheError) in try storage.clear() }
+    }
+
+    /// The bytes allocated on disk for all entries (see ``DiskStorage/totalSize()``).
+    public func totalSize() async throws(DiskCacheError) -> Int {
+        try await run { (storage: DiskStorage) throws(DiskCacheError) in try storage.totalSize() }
+    }
+
+    /// The number of entries in the main directory.
+    public func count() async throws(DiskCacheError) -> Int {
+        try await run { (storage: DiskStorage) throws(DiskCacheError) in try storage.count() }
+    }
+}

@@ -1,0 +1,68 @@
+public import Foundation
+
+/// The expiry and size rules of a ``DiskStorage`` (SPEC CF-07…CF-09, DC-06/DC-07, K-02).
+///
+/// ```swift
+/// var configuration = DiskCacheConfiguration()
+/// configuration.maxAge = .seconds(24 * 3600)
+/// configuration.expirationDate = .accessDate     // reads keep entries alive
+/// configuration.readOnlyDirectories = [bundledImages]
+/// ```
+public struct DiskCacheConfiguration: Sendable, Equatable {
+    /// Which file date drives expiry and the oldest-first order of the size pass (`diskCacheExpireType`).
+    public enum ExpirationDate: String, Sendable, CaseIterable {
+        /// The last access (`st_atime`); reads refresh it explicitly, whatever the mount's `relatime`.
+        case accessDate
+        /// The last write (`st_mtime`): when the entry was stored (SDWebImage's default).
+        case modificationDate
+        /// The birth time (`statx` `stx_btime`) when the file system records it, else the modification date.
+        case creationDate
+        /// The last status change (`st_ctime`): stores, renames and extended-data updates.
+        case changeDate
+    }
+
+    /// Where an entry's extended data lives.
+    public enum ExtendedDataStorage: String, Sendable {
+        /// The `user.webimagekit.extended` extended attribute, or a sidecar file where the file system
+        /// refuses it (ENOTSUP) or the value is too large for it.
+        case automatic
+        /// Always a hidden sidecar file `.<entry name>.ext` next to the entry.
+        case sidecarFile
+    }
+
+    /// Entries whose ``expirationDate`` is older than this are removed by ``DiskStorage/clean()``;
+    /// `nil` means no age limit. Default: one week (SDWebImage's `maxCacheAge`).
+    public var maxAge: Duration?
+    /// When the entries take more than this many bytes (allocated on disk), ``DiskStorage/clean()``
+    /// deletes the oldest until they take less than half of it; 0 means unlimited.
+    ///
+    /// Default: 1 GiB. SDWebImage's default is 0 (unlimited); a bounded default keeps a long-running
+    /// server from filling its disk.
+    public var maxSize: Int
+    /// Which date expiry and the size pass use. Default: ``ExpirationDate/modificationDate`` (K-02).
+    public var expirationDate: ExpirationDate
+    /// Directories searched, in order, after the main one on a lookup; never written or cleaned (SPEC IC-12).
+    public var readOnlyDirectories: [URL]
+    /// Whether a store flushes the file to disk (`fsync`) before renaming it into place, so a power loss
+    /// cannot leave an empty entry. Default: `true`.
+    public var synchronizesWrites: Bool
+    /// Where extended data is kept. Default: ``ExtendedDataStorage/automatic``.
+    public var extendedDataStorage: ExtendedDataStorage
+
+    /// Creates a configuration; every parameter defaults to the value documented on its property.
+    public init(
+        maxAge: Duration? = .seconds(7 * 24 * 60 * 60),
+        maxSize: Int = 1 << 30,
+        expirationDate: ExpirationDate = .modificationDate,
+        readOnlyDirectories: [URL] = [],
+        synchronizesWrites: Bool = true,
+        extendedDataStorage: ExtendedDataStorage = .automatic
+    ) {
+        self.maxAge = maxAge
+        self.maxSize = maxSize
+        self.expirationDate = expirationDate
+        self.readOnlyDirectories = readOnlyDirectories
+        self.synchronizesWrites = synchronizesWrites
+        self.extendedDataStorage = extendedDataStorage
+    }
+}

@@ -1,0 +1,18 @@
+public import Foundation
+
+/// One entry read from a disk cache: its bytes, its extended data, and the file it came from.
+public struct DiskCacheEntry: Sendable, Equatable {
+    /// The stored bytes (typically the encoded image).
+    public var data: Data
+    /// The opaque blob stored beside the bytes (for example HTTP validators and the content type), if any.
+    public var extendedData: Data?
+    /// The file the entry was read from: in the main directory or a read-only one.
+    public var url: URL
+
+    /// Creates an entry.
+    public init(data: Data, extendedData: Data?, url: URL) {
+        self.data = data
+        self.extendedData = extendedData
+        self.url = url
+    }
+}

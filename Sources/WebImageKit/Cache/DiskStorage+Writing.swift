@@ -1,0 +1,135 @@
+public import Foundation
+import Glibc
+
+extension DiskStorage {
+    /// Stores `data` for `key`, replacing any previous entry atomically, with optional extended data.
+    ///
+    /// The bytes go to a hidden temporary file in the same directory, are flushed
+    /// (``DiskCacheConfiguration/synchronizesWrites``) and renamed over the entry, so readers see the old
+    /// entry or the new one, never a mix. Extended data is an extended attribute set before the rename
+    /// (atomic with the bytes); where the file system refuses it, a sidecar file written just after the
+    /// rename. A missing directory is created (again). On failure nothing partial is left behind.
+    public func store(_ data: Data, forKey key: String, extendedData: Data? = nil) throws(DiskCacheError) {
+        let name = CacheFileName.name(forKey: key)
+        let attribute = configuration.extendedDataStorage == .automatic ? extendedData : nil
+        let attributeSet = try writeAtomically(data, name: name, attribute: attribute)
+        let sidecar = directoryPath + "/" + Self.sidecarName(for: name)
+        guard let extendedData, !attributeSet else {
+            _ = POSIXFile.unlink(sidecar)  // a stale sidecar would describe the old bytes
+            return
+        }
+        do throws(DiskCacheError) {
+            _ = try writeAtomically(extendedData, name: Self.sidecarName(for: name), attribute: nil)
+        } catch {
+            _ = POSIXFile.unlink(directoryPath + "/" + name)
+            throw DiskCacheError(.extendedDataFailed, path: sidecar, error.message,
+                                 posixErrorCode: error.posixErrorCode, underlying: error)
+        }
+    }
+
+    /// Replaces the extended data of `key`'s entry in the main directory (for example new validators after
+    /// a 304), or removes it when `extendedData` is `nil`; throws ``DiskCacheError/Code/notFound`` without an entry.
+    public func setExtendedData(_ extendedData: Data?, forKey key: String) throws(DiskCacheError) {
+        let candidate = candidates(forKey: key).first { candidate in
+            guard candidate.isMain, case .success(let status) = POSIXFile.status(candidate.path) else { return false }
+            return status.isRegularFile
+        }
+        guard let candidate else {
+            throw DiskCacheError(.notFound, path: directoryPath + "/" + CacheFileName.name(forKey: key), "no entry for the key")
+        }
+        let fd = open(candidate.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = POSIXFile.currentError()
+            throw DiskCacheError(.extendedDataFailed, path: candidate.path, "cannot open the entry", posixErrorCode: code.rawValue)
+        }
+        defer { _ = POSIXFile.close(fd) }
+        let sidecar = candidate.directory + "/" + Self.sidecarName(for: candidate.name)
+        guard let extendedData else {
+            _ = ExtendedAttribute.remove(from: fd)
+            _ = POSIXFile.unlink(sidecar)
+            return
+        }
+        if configuration.extendedDataStorage == .automatic, ExtendedAttribute.set(Array(extendedData), on: fd) == nil {
+            _ = POSIXFile.unlink(sidecar)
+            return
+        }
+        _ = ExtendedAttribute.remove(from: fd)
+        do throws(DiskCacheError) {
+            _ = try writeAtomically(extendedData, name: Self.sidecarName(for: candidate.name), attribute: nil)
+        } catch {
+            throw DiskCacheError(.extendedDataFailed, path: sidecar, error.message,
+                                 posixErrorCode: error.posixErrorCode, underlying: error)
+        }
+    }
+
+    /// Removes `key`'s entry (both file-name forms and their sidecars) from the main directory; read-only
+    /// directories are never touched (K-08). Removing a missing entry is not an error.
+    public func remove(forKey key: String) throws(DiskCacheError) {
+        let names = Set([CacheFileName.name(forKey: key), CacheFileName.nameWithoutExtension(forKey: key)])
+        for name in names {
+            for path in [directoryPath + "/" + name, directoryPath + "/" + Self.sidecarName(for: name)] {
+                if let code = POSIXFile.unlink(path) {
+                    throw DiskCacheError(.removeFailed, path: path, "cannot remove the entry", posixErrorCode: code.rawValue)
+                }
+            }
+        }
+    }
+
+    /// Creates the main directory and its parents if they are missing.
+    func createDirectory() throws(DiskCacheError) {
+        do {
+            try FileManager.default.createDirectory(atPath: directoryPath, withIntermediateDirectories: true)
+        } catch {
+            throw DiskCacheError(.createDirectoryFailed, path: directoryPath, "cannot create the cache directory",
+                                 underlying: error)
+        }
+    }
+
+    /// Writes `data` to a hidden temporary file, sets `attribute` on it when given, flushes, and renames it
+    /// to `name`; returns whether the attribute was set. Removes the temporary file on every failure.
+    func writeAtomically(_ data: Data, name: String, attribute: Data?) throws(DiskCacheError) -> Bool {
+        let temporary = directoryPath + "/" + Self.temporaryPrefix + UUID().uuidString
+        let destination = directoryPath + "/" + name
+        var opened = POSIXFile.createExclusive(temporary)
+        if case .failure(.ENOENT) = opened {
+            try createDirectory()
+            opened = POSIXFile.createExclusive(temporary)
+        }
+        let fd: Int32
+        switch opened {
+        case .success(let descriptor): fd = descriptor
+        case .failure(let code):
+            throw DiskCacheError(.writeFailed, path: temporary, "cannot create a temporary file", posixErrorCode: code.rawValue)
+        }
+        var attributeSet = false
+        if let attribute { attributeSet = ExtendedAttribute.set(Array(attribute), on: fd) == nil }
+        var failure = POSIXFile.writeAll(fd, data).map { ($0, "cannot write the entry") }
+        if failure == nil, configuration.synchronizesWrites {
+            failure = POSIXFile.synchronize(fd).map { ($0, "cannot flush the entry") }
+        }
+        if let closeError = POSIXFile.close(fd), failure == nil { failure = (closeError, "cannot close the entry") }
+        if failure == nil, let code = POSIXFile.rename(temporary, to: destination) {
+            failure = (code, "cannot rename the temporary file into place")
+        }
+        if let (code, message) = failure {
+            _ = POSIXFile.unlink(temporary)
+            throw DiskCacheError(.writeFailed, path: destination, message, posixErrorCode: code.rawValue)
+        }
+        return attributeSet
+    }
+
+    /// The extended data of the entry `name` in `directory`: the extended attribute, else the sidecar file.
+    func readExtendedData(directory: String, name: String) -> Data? {
+        let path = directory + "/" + name
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd >= 0 {
+            let attribute = ExtendedAttribute.get(from: fd)
+            _ = POSIXFile.close(fd)
+            if case .success(let bytes) = attribute { return Data(bytes) }
+        }
+        if case .success(let data) = POSIXFile.read(directory + "/" + Self.sidecarName(for: name), touch: false) {
+            return data
+        }
+        return nil
+    }
+}

@@ -1,0 +1,159 @@
+public import Foundation
+
+/// The synchronous file operations of the disk cache: one directory per namespace, one file per entry
+/// named by the MD5 of its key (SPEC DC-01…DC-03, IC-11…IC-13, IC-25, K-05).
+///
+/// Every method blocks on file I/O, so call it from a thread that may block; ``DiskCache`` runs these on
+/// its serial I/O queue behind `async` functions. Stores are atomic (a hidden temporary file, `fsync`,
+/// then `rename`), so a reader or a crash never sees a half-written entry, and independent
+/// `DiskStorage` values on one directory (threads or processes) never corrupt each other's entries.
+///
+/// ```swift
+/// let storage = DiskStorage(namespace: "avatars")   // ~/.cache/webimagekit/avatars
+/// try storage.store(pngData, forKey: "https://example.com/a.png", extendedData: validators)
+/// let entry = storage.entry(forKey: "https://example.com/a.png")
+/// ```
+public struct DiskStorage: Sendable {
+    /// The prefix of temporary files; they are hidden, never returned by lookups, and removed by ``clean()``.
+    static let temporaryPrefix = ".tmp-"
+    /// The suffix of sidecar files holding extended data where extended attributes are unavailable.
+    static let sidecarSuffix = ".ext"
+
+    /// The main directory: stores go here, lookups search it first.
+    public let directory: URL
+    /// The expiry, size and storage rules.
+    public let configuration: DiskCacheConfiguration
+    let now: @Sendable () -> Date
+    let directoryPath: String
+    let readOnlyPaths: [String]
+
+    /// Creates a storage on `directory`, which is created on the first store (and recreated if deleted).
+    /// - Parameter now: the clock expiry is measured against; tests inject their own.
+    public init(
+        directory: URL,
+        configuration: DiskCacheConfiguration = DiskCacheConfiguration(),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.directory = directory.standardizedFileURL
+        self.configuration = configuration
+        self.now = now
+        self.directoryPath = Self.trimmedPath(directory.standardizedFileURL.path)
+        self.readOnlyPaths = configuration.readOnlyDirectories.map { Self.trimmedPath($0.standardizedFileURL.path) }
+    }
+
+    /// Creates a storage on `<root>/<namespace>`; `root` defaults to ``defaultRoot(environment:)``.
+    public init(
+        namespace: String = "default",
+        root: URL? = nil,
+        configuration: DiskCacheConfiguration = DiskCacheConfiguration(),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        let base = root ?? Self.defaultRoot()
+        let directory = base.appendingPathComponent(Self.directoryName(forNamespace: namespace), isDirectory: true)
+        self.init(directory: directory, configuration: configuration, now: now)
+    }
+
+    /// `$XDG_CACHE_HOME/webimagekit` when that variable holds an absolute path, else `~/.cache/webimagekit`
+    /// (the XDG base directory rule), else a folder in the temporary directory when there is no home.
+    public static func defaultRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("webimagekit", isDirectory: true)
+        }
+        if let home = environment["HOME"], home.hasPrefix("/") {
+            return URL(fileURLWithPath: home, isDirectory: true)
+                .appendingPathComponent(".cache/webimagekit", isDirectory: true)
+        }
+        return FileManager.default.temporaryDirectory.appendingPathComponent("webimagekit", isDirectory: true)
+    }
+
+    /// The directory name for a namespace: characters other than ASCII letters, digits, `-` and `_`
+    /// become `_`, so a namespace can never leave the root; an empty namespace becomes `default`.
+    public static func directoryName(forNamespace namespace: String) -> String {
+        guard !namespace.isEmpty else { return "default" }
+        let safe = namespace.unicodeScalars.map { scalar -> Character in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_")
+                ? Character(scalar) : "_"
+        }
+        return String(safe)
+    }
+
+    /// The file name of `key`'s entry: 32 hex digits of its MD5, plus its extension if it has a short one (K-05).
+    public static func fileName(forKey key: String) -> String { CacheFileName.name(forKey: key) }
+
+    /// Where a store of `key` writes its file, in the main directory.
+    public func fileURL(forKey key: String) -> URL {
+        directory.appendingPathComponent(Self.fileName(forKey: key), isDirectory: false)
+    }
+
+    /// The bytes stored for `key`, or `nil` when no readable entry exists; a file that cannot be read is a miss.
+    public func data(forKey key: String) -> Data? {
+        for candidate in candidates(forKey: key) {
+            if case .success(let data) = POSIXFile.read(candidate.path, touch: touches(candidate)) { return data }
+        }
+        return nil
+    }
+
+    /// The bytes and extended data stored for `key`, or `nil` on a miss.
+    public func entry(forKey key: String) -> DiskCacheEntry? {
+        for candidate in candidates(forKey: key) {
+            guard case .success(let data) = POSIXFile.read(candidate.path, touch: touches(candidate)) else { continue }
+            let extended = readExtendedData(directory: candidate.directory, name: candidate.name)
+            return DiskCacheEntry(data: data, extendedData: extended, url: URL(fileURLWithPath: candidate.path))
+        }
+        return nil
+    }
+
+    /// Whether an entry for `key` exists in the main or a read-only directory.
+    public func contains(_ key: String) -> Bool {
+        candidates(forKey: key).contains { candidate in
+            if case .success(let status) = POSIXFile.status(candidate.path) { return status.isRegularFile }
+            return false
+        }
+    }
+
+    /// The extended data stored with `key`'s entry, or `nil` when there is no entry or it has none.
+    public func extendedData(forKey key: String) -> Data? {
+        for candidate in candidates(forKey: key) {
+            guard case .success(let status) = POSIXFile.status(candidate.path), status.isRegularFile else { continue }
+            return readExtendedData(directory: candidate.directory, name: candidate.name)
+        }
+        return nil
+    }
+}
+
+extension DiskStorage {
+    /// One place an entry for a key may be.
+    struct Candidate {
+        var directory: String
+        var name: String
+        var isMain: Bool
+        var path: String { directory + "/" + name }
+    }
+
+    /// The lookup order: the main directory with and without extension, then each read-only one (IC-12, IC-25).
+    func candidates(forKey key: String) -> [Candidate] {
+        let name = CacheFileName.name(forKey: key)
+        let bare = CacheFileName.nameWithoutExtension(forKey: key)
+        let names = name == bare ? [name] : [name, bare]
+        var result: [Candidate] = []
+        for (index, directory) in ([directoryPath] + readOnlyPaths).enumerated() {
+            for name in names { result.append(Candidate(directory: directory, name: name, isMain: index == 0)) }
+        }
+        return result
+    }
+
+    /// Whether reading `candidate` refreshes its access date (only main-directory entries, only by access date).
+    func touches(_ candidate: Candidate) -> Bool {
+        candidate.isMain && configuration.expirationDate == .accessDate
+    }
+
+    /// The sidecar file name for an entry name.
+    static func sidecarName(for name: String) -> String { "." + name + sidecarSuffix }
+
+    /// `path` without trailing slashes (but `/` stays `/`).
+    static func trimmedPath(_ path: String) -> String {
+        var path = path
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        return path
+    }
+}

@@ -1,0 +1,54 @@
+import Glibc
+
+/// Linux extended attributes (`fsetxattr`, `fgetxattr`, `fremovexattr`), looked up in the C library at
+/// run time because the Glibc module does not import `<sys/xattr.h>`. Where the C library lacks them,
+/// every call fails with `ENOTSUP`, so callers fall back to sidecar files.
+enum ExtendedAttribute {
+    /// The attribute holding an entry's extended data.
+    static let name = "user.webimagekit.extended"
+
+    private typealias SetFunction = @convention(c) (Int32, UnsafePointer<CChar>, UnsafeRawPointer?, Int, Int32) -> Int32
+    private typealias GetFunction = @convention(c) (Int32, UnsafePointer<CChar>, UnsafeMutableRawPointer?, Int) -> Int
+    private typealias RemoveFunction = @convention(c) (Int32, UnsafePointer<CChar>) -> Int32
+
+    private struct Functions: @unchecked Sendable {
+        var set: SetFunction?
+        var get: GetFunction?
+        var remove: RemoveFunction?
+    }
+
+    /// Looked up once; C function pointers are immutable, hence `@unchecked Sendable`.
+    private static let functions = Functions(
+        set: dlsym(nil, "fsetxattr").map { unsafeBitCast($0, to: SetFunction.self) },
+        get: dlsym(nil, "fgetxattr").map { unsafeBitCast($0, to: GetFunction.self) },
+        remove: dlsym(nil, "fremovexattr").map { unsafeBitCast($0, to: RemoveFunction.self) }
+    )
+
+    /// Sets the attribute on `fd` to `value`.
+    static func set(_ value: [UInt8], on fd: Int32) -> Errno? {
+        guard let function = functions.set else { return .ENOTSUP }
+        let result = value.withUnsafeBytes { function(fd, name, $0.baseAddress, $0.count, 0) }
+        return result == 0 ? nil : POSIXFile.currentError()
+    }
+
+    /// The attribute's value on `fd`; `.failure(.ENODATA)` when the file has none.
+    static func get(from fd: Int32) -> Result<[UInt8], Errno> {
+        guard let function = functions.get else { return .failure(.ENOTSUP) }
+        for _ in 0..<4 {  // the value may change between the size query and the read
+            let size = function(fd, name, nil, 0)
+            guard size >= 0 else { return .failure(POSIXFile.currentError()) }
+            var bytes = [UInt8](repeating: 0, count: size)
+            let read = bytes.withUnsafeMutableBytes { function(fd, name, $0.baseAddress, $0.count) }
+            if read >= 0 { return .success(Array(bytes.prefix(read))) }
+            if errno != ERANGE { return .failure(POSIXFile.currentError()) }
+        }
+        return .failure(.ERANGE)
+    }
+
+    /// Removes the attribute from `fd`; a missing attribute is not an error.
+    static func remove(from fd: Int32) -> Errno? {
+        guard let function = functions.remove else { return nil }
+        if function(fd, name) == 0 || errno == ENODATA || errno == ENOTSUP { return nil }
+        return POSIXFile.currentError()
+    }
+}

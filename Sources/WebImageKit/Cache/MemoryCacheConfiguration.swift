@@ -1,0 +1,43 @@
+import Foundation
+
+/// The limits and options of a ``MemoryCache`` (SPEC MC-05, CF-04, IC-04/IC-05).
+///
+/// ```swift
+/// var configuration = MemoryCacheConfiguration()
+/// configuration.totalCostLimit = 64 << 20      // 64 MiB of pixels
+/// configuration.timeToLive = .seconds(300)
+/// let cache = MemoryCache<Image>(configuration: configuration)
+/// ```
+public struct MemoryCacheConfiguration: Sendable, Equatable {
+    /// The most the costs of all entries may add up to (bytes of pixels for images); 0 means unlimited.
+    ///
+    /// Default: ``defaultTotalCostLimit``, 20% of physical memory but at most 512 MiB.
+    public var totalCostLimit: Int
+    /// The most entries the cache holds; 0 means unlimited (NSCache's convention). Default: 0.
+    public var countLimit: Int
+    /// How long an entry stays valid after it was stored; past it, the entry is a miss and is removed.
+    /// `nil` (the default) means entries never expire.
+    public var timeToLive: Duration?
+    /// Whether values are also referenced weakly, so one evicted by the limits but still in use elsewhere
+    /// is found again and re-inserted (SDWebImage's `shouldUseWeakMemoryCache`, default `true`, K-02/K-03).
+    public var usesWeakCache: Bool
+
+    /// Creates a configuration; every parameter defaults to the value documented on its property.
+    public init(
+        totalCostLimit: Int = MemoryCacheConfiguration.defaultTotalCostLimit,
+        countLimit: Int = 0,
+        timeToLive: Duration? = nil,
+        usesWeakCache: Bool = true
+    ) {
+        self.totalCostLimit = totalCostLimit
+        self.countLimit = countLimit
+        self.timeToLive = timeToLive
+        self.usesWeakCache = usesWeakCache
+    }
+
+    /// The default cost limit: 20% of the machine's physical memory, at most 512 MiB.
+    public static var defaultTotalCostLimit: Int {
+        let fifth = ProcessInfo.processInfo.physicalMemory / 5
+        return Int(min(fifth, 512 << 20))
+    }
+}

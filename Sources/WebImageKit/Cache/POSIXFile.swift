@@ -1,0 +1,136 @@
+import Foundation
+import Glibc
+
+/// The system calls the disk cache is built on, each returning `errno` instead of throwing, so callers
+/// can tell a missing file (a miss) from a failing one.
+enum POSIXFile {
+    /// What `stat` says about a file, reduced to what the cache needs.
+    struct Status {
+        var isRegularFile: Bool
+        var isDirectory: Bool
+        var logicalSize: Int
+        var allocatedSize: Int
+        var accessDate: Date
+        var modificationDate: Date
+        var changeDate: Date
+    }
+
+    /// The text of an `errno` value.
+    static func describe(_ code: Int32) -> String {
+        guard let text = strerror(code) else { return "errno \(code)" }
+        return String(cString: text)
+    }
+
+    /// `stat` of `path` (following no symbolic link), or the `errno`.
+    static func status(_ path: String) -> Result<Status, Errno> {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return .failure(currentError()) }
+        return .success(Status(info))
+    }
+
+    /// Reads the whole regular file at `path`; refreshes its access date when `touch` is set.
+    static func read(_ path: String, touch: Bool) -> Result<Data, Errno> {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return .failure(currentError()) }
+        defer { _ = Glibc.close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return .failure(currentError()) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return .failure(.EISDIR) }
+        var data = Data(count: Int(info.st_size))
+        let failure: Errno? = data.withUnsafeMutableBytes { raw in
+            var offset = 0
+            while offset < raw.count, let base = raw.baseAddress {
+                let count = Glibc.read(fd, base + offset, raw.count - offset)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return currentError()
+                }
+                if count == 0 { return .EIO }  // shorter than stat said: not an entry we wrote
+                offset += count
+            }
+            return nil
+        }
+        if let failure { return .failure(failure) }
+        if touch { touchAccessDate(fd) }
+        return .success(data)
+    }
+
+    /// Sets the access date of the open file to now, keeping its modification date.
+    static func touchAccessDate(_ fd: Int32) {
+        let utimeNow = (1 << 30) - 1, utimeOmit = (1 << 30) - 2
+        var times = (timespec(tv_sec: 0, tv_nsec: utimeNow), timespec(tv_sec: 0, tv_nsec: utimeOmit))
+        _ = withUnsafePointer(to: &times) { pointer in
+            pointer.withMemoryRebound(to: timespec.self, capacity: 2) { futimens(fd, $0) }
+        }
+    }
+
+    /// Creates `path` exclusively (mode 0644) and returns its descriptor, or the `errno`.
+    static func createExclusive(_ path: String) -> Result<Int32, Errno> {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        return fd >= 0 ? .success(fd) : .failure(currentError())
+    }
+
+    /// Writes all of `data` to `fd`, retrying short writes and interrupts.
+    static func writeAll(_ fd: Int32, _ data: Data) -> Errno? {
+        data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count, let base = raw.baseAddress {
+                let count = write(fd, base + offset, raw.count - offset)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return currentError()
+                }
+                offset += count
+            }
+            return nil
+        }
+    }
+
+    /// Flushes `fd` to stable storage.
+    static func synchronize(_ fd: Int32) -> Errno? {
+        fsync(fd) == 0 ? nil : currentError()
+    }
+
+    /// Closes `fd`, reporting a deferred write error.
+    static func close(_ fd: Int32) -> Errno? {
+        Glibc.close(fd) == 0 ? nil : currentError()
+    }
+
+    /// Atomically replaces `destination` by `source` (both in one directory).
+    static func rename(_ source: String, to destination: String) -> Errno? {
+        Glibc.rename(source, destination) == 0 ? nil : currentError()
+    }
+
+    /// Removes the file at `path`; a missing file is not an error.
+    static func unlink(_ path: String) -> Errno? {
+        if Glibc.unlink(path) == 0 || errno == ENOENT { return nil }
+        return currentError()
+    }
+
+    /// The current `errno` as a code.
+    static func currentError() -> Errno {
+        Errno(rawValue: errno)
+    }
+}
+
+extension POSIXFile.Status {
+    init(_ info: stat) {
+        let type = info.st_mode & S_IFMT
+        self.init(
+            isRegularFile: type == S_IFREG,
+            isDirectory: type == S_IFDIR,
+            logicalSize: Int(info.st_size),
+            allocatedSize: Int(info.st_blocks) * 512,
+            accessDate: Date(info.st_atim),
+            modificationDate: Date(info.st_mtim),
+            changeDate: Date(info.st_ctim)
+        )
+    }
+}
+
+extension Date {
+    /// The date of a `timespec` since 1970.
+    init(_ time: timespec) {
+        self.init(timeIntervalSince1970: Double(time.tv_sec) + Double(time.tv_nsec) / 1_000_000_000)
+    }
+}

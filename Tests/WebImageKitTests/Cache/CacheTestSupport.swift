@@ -1,0 +1,85 @@
+import Foundation
+import Glibc
+import Synchronization
+import WebImageKit
+
+/// A fresh directory under the system temporary directory, removed by ``remove()``.
+struct TemporaryDirectory {
+    let url: URL
+    var path: String { url.path }
+
+    init(_ label: String = "cache") throws {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("wik-\(label)-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: url) }
+
+    /// The names in `subdirectory` (all of them, hidden ones too), sorted.
+    func names(in subdirectory: String = "") -> [String] {
+        let path = subdirectory.isEmpty ? url.path : url.appendingPathComponent(subdirectory).path
+        return ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+    }
+}
+
+/// A manual clock for time-to-live tests.
+final class TestClock: Sendable {
+    private let base = ContinuousClock.now
+    private let offset = Mutex<Duration>(.zero)
+
+    var now: ContinuousClock.Instant { base + offset.withLock { $0 } }
+    func advance(by duration: Duration) { offset.withLock { $0 += duration } }
+}
+
+/// A manual wall clock for disk expiry tests.
+final class TestDate: Sendable {
+    private let value: Mutex<Date>
+    init(_ date: Date = Date()) { value = Mutex(date) }
+    var now: Date { value.withLock { $0 } }
+    func set(_ date: Date) { value.withLock { $0 = date } }
+}
+
+/// A cached object for memory cache tests; its cost is given explicitly.
+final class Box: Sendable {
+    let id: Int
+    init(_ id: Int) { self.id = id }
+}
+
+enum FileDates {
+    /// Sets a file's access and modification dates.
+    static func set(_ path: String, access: Date? = nil, modification: Date? = nil) {
+        func spec(_ date: Date?) -> timespec {
+            guard let date else { return timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2) }  // UTIME_OMIT
+            return timespec(tv_sec: Int(date.timeIntervalSince1970), tv_nsec: 0)
+        }
+        let times = [spec(access), spec(modification)]
+        _ = utimensat(AT_FDCWD, path, times, 0)
+    }
+
+    /// A file's access date.
+    static func access(_ path: String) -> Date {
+        var info = stat()
+        _ = stat(path, &info)
+        return Date(timeIntervalSince1970: Double(info.st_atim.tv_sec))
+    }
+
+    /// Bytes allocated for a file.
+    static func allocated(_ path: String) -> Int {
+        var info = stat()
+        _ = stat(path, &info)
+        return Int(info.st_blocks) * 512
+    }
+}
+
+/// Deterministic contents for a key: the key and size as a header, a fill byte derived from the key, and
+/// the key again as a trailer, so a truncated entry or one mixing two keys' bytes is detectable.
+enum EntryPayload {
+    static func make(key: String, size: Int) -> Data {
+        var data = Data("\(key)|\(size)|".utf8)
+        let fill = UInt8(truncatingIfNeeded: key.utf8.reduce(7) { $0 &* 31 &+ Int($1) })
+        data.append(Data(repeating: fill, count: size))
+        data.append(Data("|\(key)".utf8))
+        return data
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Glibc
+import Testing
+import WebImageKit
+
+/// A process killed with SIGKILL in the middle of many stores leaves only complete entries.
+///
+/// The child is a `fork()` of the test process that runs ``DiskStorage/store(_:forKey:extendedData:)`` in a
+/// tight loop until it is killed. Every code path it uses is exercised in the parent first, so the child
+/// needs no first-time runtime work (no lock another thread of the parent might have held at fork time).
+@Suite struct DiskCacheCrashTests {
+    static let rounds = 6
+    static let entriesPerRound = 8
+
+    @Test func sigkillDuringManyStoresLeavesOnlyCompleteEntries() throws {
+        let root = try TemporaryDirectory("crash")
+        defer { root.remove() }
+        let directory = root.url.appendingPathComponent("n")
+        let storages = [true, false].map { synchronizes in
+            DiskStorage(directory: directory, configuration: DiskCacheConfiguration(
+                maxAge: nil, maxSize: 0, synchronizesWrites: synchronizes))
+        }
+        let storage = storages[0]
+        for storage in storages { Self.storeLoop(storage, round: -1, limit: 3) }   // warm-up in the parent
+        var completedRounds = 0
+        var attempts = 0
+        while completedRounds < Self.rounds, attempts < Self.rounds * 3 {
+            attempts += 1
+            // Without fsync the child spends most of its time inside write(), where a kill leaves a short file.
+            if Self.killChildDuringStores(storages[completedRounds % 2], round: attempts, directory: directory) {
+                completedRounds += 1
+            }
+        }
+        try #require(completedRounds == Self.rounds, "forked children kept stalling")
+        let names = Self.entryNames(directory)
+        #expect(names.count >= Self.rounds * Self.entriesPerRound)
+        for name in names {
+            let data = try Data(contentsOf: directory.appendingPathComponent(name))
+            let key = String(decoding: data.prefix { $0 != UInt8(ascii: "|") }, as: UTF8.self)
+            #expect(DiskStorage.fileName(forKey: key) == name, "\(name) holds another key")
+            guard key.utf8.count < 100 else { continue }
+            let entry = try #require(storage.entry(forKey: key))
+            let complete = entry.data == EntryPayload.make(key: key, size: Self.size(of: key))  // no diff of megabytes
+            #expect(complete, "\(name) (\(entry.data.count) bytes) is not the complete entry for \(key.prefix(40))")
+            #expect(entry.extendedData == Data(key.utf8))
+        }
+        // Interrupted stores leave hidden temporary files only; a clean removes them.
+        let result = try storage.clean()
+        #expect(result.remainingCount == names.count)
+        #expect(!FileManager.default.contentsOfDirectoryOrEmpty(directory.path).contains { $0.hasPrefix(".tmp-") })
+    }
+
+    /// Forks a child storing entries until at least ``entriesPerRound`` new ones exist, then SIGKILLs it
+    /// wherever it is. Returns `false` when the child stalls (a child forked from a multithreaded process can
+    /// block on a lock another thread held at fork time, seen under ThreadSanitizer); the caller retries.
+    static func killChildDuringStores(_ storage: DiskStorage, round: Int, directory: URL) -> Bool {
+        let before = entryNames(directory).count
+        let child = fork()
+        if child == 0 { storeLoop(storage, round: round, limit: .max) }
+        guard child > 0 else { return false }
+        defer {   // SIGKILL wherever the child is, then reap it
+            _ = kill(child, SIGKILL)
+            var status: Int32 = 0
+            _ = waitpid(child, &status, 0)
+        }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while entryNames(directory).count < before + entriesPerRound, ContinuousClock.now < deadline {
+            _ = usleep(2_000)   // polling the directory for the child's progress, with a deadline
+        }
+        return entryNames(directory).count >= before + entriesPerRound
+    }
+
+    /// Stores entries `r<round>-<index>` until `limit`; in the child it never returns (the parent kills it).
+    static func storeLoop(_ storage: DiskStorage, round: Int, limit: Int) {
+        var index = 0
+        while index < limit {
+            let key = "r\(round)-\(index).png"
+            try? storage.store(EntryPayload.make(key: key, size: size(of: key)), forKey: key, extendedData: Data(key.utf8))
+            index += 1
+        }
+        if limit == .max { _exit(0) }
+    }
+
+    /// Entry sizes from 256 KiB to about 4 MiB, so kills land inside writes as well as between them.
+    static func size(of key: String) -> Int {
+        262_144 + (key.utf8.reduce(0) { $0 &* 31 &+ Int($1) } & 0xF) * 262_144
+    }
+
+    static func entryNames(_ directory: URL) -> [String] {
+        FileManager.default.contentsOfDirectoryOrEmpty(directory.path).filter { !$0.hasPrefix(".") }
+    }
+}
+
+extension FileManager {
+    func contentsOfDirectoryOrEmpty(_ path: String) -> [String] {
+        (try? contentsOfDirectory(atPath: path)) ?? []
+    }
+}
