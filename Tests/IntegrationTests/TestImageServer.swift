@@ -6,8 +6,8 @@ import WebImageKit
 
 /// An in-process Hummingbird server on 127.0.0.1 (port 0) with routes that exercise the downloader.
 ///
-/// Routes: `/image/*` (a PNG, counted), `/held/*` (a PNG once the test releases it), `/drip`
-/// (a PNG prefix, then one byte at a time until the client leaves), `/status/:code`, `/html`,
+/// Routes: `/image/*` (a PNG, counted), `/held/*` (a PNG once the test releases it), `/progressive`
+/// (half of ``largePNG``, the rest once released), `/drip` (a PNG prefix, then one byte at a time until the client leaves), `/status/:code`, `/html`,
 /// `/large` and `/large-chunked` (bodies of `?bytes=`), `/auth` (Basic `user:pass`), `/loop/a|b`.
 /// Every request is logged; ``events`` reports arrivals and the end of the drip route.
 final class TestImageServer: Sendable {
@@ -23,11 +23,14 @@ final class TestImageServer: Sendable {
     let events: AsyncStream<Event>
     private let eventSink: AsyncStream<Event>.Continuation
     let png: Data
+    /// A 256×256 PNG large enough to arrive in many chunks, for progressive loading.
+    let largePNG: Data
 
     init() throws {
         (events, eventSink) = AsyncStream.makeStream(of: Event.self)
         let pixels = PixelBuffer(width: 16, height: 8, fill: RGBA(red: 200, green: 10, blue: 10))
         png = try ImageCodersManager.shared.encode(Image(pixels: pixels), as: .png, options: .init())
+        largePNG = try ImageCodersManager.shared.encode(Image(pixels: .samplePattern(width: 256, height: 256)), as: .png, options: .init())
     }
 
     /// Runs `body` with the server listening; `body` gets the base URL.
@@ -86,6 +89,18 @@ final class TestImageServer: Sendable {
                     sink.yield(.dripAborted)
                     throw error
                 }
+                try await writer.finish(nil)
+            })
+        }
+        let largePNG = self.largePNG
+        router.get("progressive") { _, _ in
+            // Half the file, then the rest once the test releases "/progressive/rest".
+            let headers: HTTPFields = [.contentType: "image/png", .contentLength: "\(largePNG.count)"]
+            return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+                let half = largePNG.count / 2
+                try await writer.write(ByteBuffer(bytes: largePNG.prefix(half)))
+                await gates.wait("/progressive/rest")
+                try await writer.write(ByteBuffer(bytes: largePNG.dropFirst(half)))
                 try await writer.finish(nil)
             })
         }

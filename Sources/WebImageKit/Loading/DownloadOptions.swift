@@ -11,7 +11,7 @@ public struct DownloadOptions: OptionSet, Sendable, Hashable {
 
     /// Start after normal and high priority downloads (SPEC DL-01).
     public static let lowPriority = DownloadOptions(rawValue: 1 << 0)
-    /// Deliver partial images while bytes arrive (SPEC DL-02). Not implemented yet: accepted and ignored.
+    /// Deliver partial images while bytes arrive to the `partial` callback (SPEC DL-02, K-11).
     public static let progressiveLoad = DownloadOptions(rawValue: 1 << 1)
     /// Use stored HTTP validators (SPEC DL-03). Not implemented yet: accepted and ignored.
     public static let useURLCache = DownloadOptions(rawValue: 1 << 2)

@@ -7,6 +7,8 @@ struct DownloadSubscriber: Sendable {
     let priority: DownloadPriority
     let decoding: ImageDecodingOptions
     let progress: (@Sendable (DownloadProgress) -> Void)?
+    /// Receives partial images; set only when the caller asked for ``DownloadOptions/progressiveLoad``.
+    let partial: (@Sendable (Image) -> Void)?
     let completion: @Sendable (Result<DownloadResult, ImageDownloadError>) -> Void
 }
 

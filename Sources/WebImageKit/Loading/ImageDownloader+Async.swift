@@ -20,19 +20,22 @@ extension ImageDownloader {
     ///   - options: Priority and other per-request flags.
     ///   - decoding: How to decode for this caller.
     ///   - progress: Called as bytes arrive.
+    ///   - partial: With ``DownloadOptions/progressiveLoad``, called with partial images while bytes
+    ///     arrive (see ``download(_:options:decoding:progress:partial:completion:)``).
     /// - Returns: The decoded image, the bytes and the response.
     /// - Throws: ``ImageDownloadError``.
     public func image(
         for url: URL,
         options: DownloadOptions = [],
         decoding: ImageDecodingOptions = .init(),
-        progress: (@Sendable (DownloadProgress) -> Void)? = nil
+        progress: (@Sendable (DownloadProgress) -> Void)? = nil,
+        partial: (@Sendable (Image) -> Void)? = nil
     ) async throws -> DownloadResult {
         let waiter = DownloadWaiter()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 guard waiter.install(continuation) else { return }
-                let token = download(url, options: options, decoding: decoding, progress: progress) { result in
+                let token = download(url, options: options, decoding: decoding, progress: progress, partial: partial) { result in
                     waiter.resume(with: result)
                 }
                 waiter.attach(token)

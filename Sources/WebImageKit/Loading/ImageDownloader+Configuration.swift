@@ -71,6 +71,12 @@ extension ImageDownloader {
         /// default, uses the process-wide NIO singleton group, which is never shut down.
         public var eventLoopThreads: Int?
 
+        /// The shortest time between two partial images of one download (default 100 ms), measured
+        /// on ``clock`` (SPEC DL-02). The first partial image is delivered as soon as one is decodable.
+        public var minimumProgressiveInterval: Duration = .milliseconds(100)
+        /// The time source for throttling and retry back-off (default the real continuous clock).
+        public var clock: DownloaderClock = .continuous
+
         /// Creates the default configuration.
         public init() {}
 

@@ -84,6 +84,7 @@ extension ImageDownloader {
         var data = Data()
         data.reserveCapacity(min(expected ?? 64 * 1024, configuration.maximumResponseSize))
         var sniffed = false
+        let feeder = ProgressiveFeeder(coders: coders, interval: configuration.minimumProgressiveInterval, clock: configuration.clock)
         for try await chunk in response.body {
             guard data.count + chunk.readableBytes <= configuration.maximumResponseSize else {
                 throw ImageDownloadError(.tooLarge, "the body exceeds the limit of \(configuration.maximumResponseSize) bytes")
@@ -92,6 +93,10 @@ extension ImageDownloader {
             if !sniffed, data.count >= Self.sniffLength {
                 sniffed = true
                 try checkContent(head, data)
+            }
+            let subscribers = state.withLock { $0.subscribers(of: operationID) }
+            for (subscriber, image) in feeder.feed(data, expectedBytes: expected, subscribers: subscribers) {
+                subscriber.partial?(image)
             }
             reportProgress(operationID, DownloadProgress(url: url, receivedBytes: data.count, expectedBytes: expected))
         }

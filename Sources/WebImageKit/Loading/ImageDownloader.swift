@@ -129,6 +129,9 @@ public final class ImageDownloader: Sendable {
     ///   - options: Priority and other per-request flags.
     ///   - decoding: How to decode for this caller; callers with equal options share one decode.
     ///   - progress: Called as bytes arrive, from the cooperative thread pool.
+    ///   - partial: With ``DownloadOptions/progressiveLoad``, called with full-size partial images while
+    ///     bytes arrive, at most once per ``Configuration/minimumProgressiveInterval`` and never with
+    ///     the final image (SPEC DL-02, K-11). Partial images must not be cached.
     ///   - completion: Called exactly once unless the token is cancelled first.
     /// - Returns: A token whose ``DownloadToken/cancel()`` removes only this caller.
     @discardableResult
@@ -137,6 +140,7 @@ public final class ImageDownloader: Sendable {
         options: DownloadOptions = [],
         decoding: ImageDecodingOptions = .init(),
         progress: (@Sendable (DownloadProgress) -> Void)? = nil,
+        partial: (@Sendable (Image) -> Void)? = nil,
         completion: @escaping @Sendable (Result<DownloadResult, ImageDownloadError>) -> Void
     ) -> DownloadToken {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
@@ -156,7 +160,8 @@ public final class ImageDownloader: Sendable {
             let ids = state.subscribe(url: url, key: url.absoluteString, options: options) { id in
                 DownloadSubscriber(
                     id: id, priority: DownloadPriority(options), decoding: subscriberDecoding,
-                    progress: progress, completion: completion
+                    progress: progress, partial: options.contains(.progressiveLoad) ? partial : nil,
+                    completion: completion
                 )
             }
             startReady(&state)
