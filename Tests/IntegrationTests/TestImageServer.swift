@@ -7,8 +7,8 @@ import WebImageKit
 /// An in-process Hummingbird server on 127.0.0.1 (port 0) with routes that exercise the downloader.
 ///
 /// Routes: `/image/*` (a PNG, counted), `/held/*` (a PNG once the test releases it), `/progressive`
-/// (half of ``largePNG``, the rest once released), `/drip` (a PNG prefix, then one byte at a time until the client leaves), `/status/:code`, `/html`,
-/// `/large` and `/large-chunked` (bodies of `?bytes=`), `/auth` (Basic `user:pass`), `/loop/a|b`.
+/// (half of ``largePNG``, the rest once released), `/drip` (a PNG prefix, then one byte at a time
+/// until the client leaves), `/etag` (validators honoured), `/status/:code`, `/html`, `/large` and `/large-chunked` (bodies of `?bytes=`), `/auth` (Basic `user:pass`), `/loop/a|b`.
 /// Every request is logged; ``events`` reports arrivals and the end of the drip route.
 final class TestImageServer: Sendable {
     /// Something the server observed.
@@ -103,6 +103,15 @@ final class TestImageServer: Sendable {
                 try await writer.write(ByteBuffer(bytes: largePNG.dropFirst(half)))
                 try await writer.finish(nil)
             })
+        }
+        router.get("etag") { request, _ in
+            // Honours If-None-Match and If-Modified-Since for the current version "v1".
+            let lastModified = "Sun, 01 Nov 2026 10:00:00 GMT"
+            let headers: HTTPFields = [.contentType: "image/png", .eTag: "\"v1\"", .lastModified: lastModified]
+            if request.headers[.ifNoneMatch] == "\"v1\"" || (request.headers[.ifNoneMatch] == nil && request.headers[.ifModifiedSince] == lastModified) {
+                return Response(status: .notModified, headers: headers)
+            }
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: png)))
         }
         router.get("status/:code") { _, context in
             let code = context.parameters.get("code", as: Int.self) ?? 500

@@ -8,16 +8,22 @@ import Synchronization
 import WebImageCore
 
 extension ImageDownloader {
+    /// What a transfer ended with: a body to decode, or "not modified".
+    enum TransferOutcome: Sendable {
+        case body(Data, DownloadResponse)
+        case notModified(DownloadResponse)
+    }
+
     /// How many bytes are enough to tell an image from something else by its leading bytes.
     static let sniffLength = 1024
 
     /// Runs one started operation: the transfer, then one decode per distinct option set, then the
     /// completions of the subscribers still attached (SPEC OP-17…OP-30).
     func run(_ operationID: UInt64) async {
-        guard let (url, options) = state.withLock({ $0.request(for: operationID) }) else { return }
-        let outcome: Result<(Data, DownloadResponse), ImageDownloadError>
+        guard let (url, options, validators) = state.withLock({ $0.request(for: operationID) }) else { return }
+        let outcome: Result<TransferOutcome, ImageDownloadError>
         do {
-            outcome = .success(try await transfer(operationID, url: url, options: options))
+            outcome = .success(try await transfer(operationID, url: url, options: options, validators: validators))
         } catch {
             outcome = .failure(Self.classify(error))
         }
@@ -32,7 +38,9 @@ extension ImageDownloader {
                 logger.debug("download failed", metadata: ["url": "\(url)", "error": "\(error)"])
             }
             deliver(.failure(error), to: subscribers)
-        case .success(let (data, response)):
+        case .success(.notModified(let response)):
+            deliver(.success(.notModified(response)), to: state.withLock { $0.removeOperation(operationID) })
+        case .success(.body(let data, let response)):
             decodeAndDeliver(operationID, data: data, response: response)
         }
     }
@@ -40,9 +48,9 @@ extension ImageDownloader {
     /// Decodes once per distinct ``ImageDecodingOptions`` among the subscribers still attached and
     /// calls each of them; a subscriber that cancels meanwhile is skipped.
     private func decodeAndDeliver(_ operationID: UInt64, data: Data, response: DownloadResponse) {
-        var decoded: [ImageDecodingOptions: Result<DownloadResult, ImageDownloadError>] = [:]
+        var decoded: [ImageDecodingOptions: Result<RevalidationResult, ImageDownloadError>] = [:]
         for subscriber in state.withLock({ $0.subscribers(of: operationID) }) {
-            let result: Result<DownloadResult, ImageDownloadError>
+            let result: Result<RevalidationResult, ImageDownloadError>
             if let cached = decoded[subscriber.decoding] {
                 result = cached
             } else {
@@ -52,7 +60,7 @@ extension ImageDownloader {
                 }
                 do {
                     let image = try coders.decode(data, options: subscriber.decoding)
-                    result = .success(DownloadResult(image: image, data: data, response: response))
+                    result = .success(.modified(DownloadResult(image: image, data: data, response: response)))
                 } catch {
                     result = .failure(ImageDownloadError(.decodeFailed, "the downloaded bytes could not be decoded", underlying: error))
                 }
@@ -66,8 +74,9 @@ extension ImageDownloader {
     }
 
     /// Sends the request and collects the body, checking status, type and size as early as possible.
-    private func transfer(_ operationID: UInt64, url: URL, options: DownloadOptions) async throws -> (Data, DownloadResponse) {
-        let request = makeRequest(url: url, options: options)
+    /// A 304 is accepted only for a conditional request (SPEC K-09); without validators it is a bad status.
+    private func transfer(_ operationID: UInt64, url: URL, options: DownloadOptions, validators: Validators?) async throws -> TransferOutcome {
+        let request = makeRequest(url: url, options: options, validators: validators)
         try Task.checkCancellation()
         let response = try await client.execute(request, deadline: .distantFuture, logger: logger)
         let head = DownloadResponse(
@@ -75,6 +84,12 @@ extension ImageDownloader {
             statusCode: Int(response.status.code),
             headers: Dictionary(response.headers.map { ($0.name.lowercased(), $0.value) }) { "\($0), \($1)" }
         )
+        if head.statusCode == 304 {
+            guard validators != nil else {
+                throw ImageDownloadError(.badStatus(304), "the server answered 304 to a request that was not conditional")
+            }
+            return .notModified(head)
+        }
         try validate(head)
         let expected = head.value(forHeader: "content-length").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         if let expected, expected > configuration.maximumResponseSize {
@@ -104,25 +119,7 @@ extension ImageDownloader {
             throw ImageDownloadError(.emptyBody, "the server sent no bytes (status \(head.statusCode))")
         }
         if !sniffed { try checkContent(head, data) }
-        return (data, head)
-    }
-
-    /// The request for `url`: configured headers, credentials and per-request TLS options (SPEC DL-54, DL-56).
-    func makeRequest(url: URL, options: DownloadOptions) -> HTTPClientRequest {
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.method = .GET
-        for (name, value) in configuration.headers where !value.isEmpty {
-            request.headers.replaceOrAdd(name: name, value: value)
-        }
-        if let credentials = configuration.credentials, !request.headers.contains(name: "Authorization") {
-            request.headers.replaceOrAdd(name: "Authorization", value: credentials.authorizationHeader)
-        }
-        if options.contains(.allowInvalidSSLCertificates) {
-            var tls = TLSConfiguration.makeClientConfiguration()
-            tls.certificateVerification = .none
-            request.tlsConfiguration = tls
-        }
-        return request
+        return .body(data, head)
     }
 
     /// Rejects a response head whose status or declared type is not acceptable (SPEC OP-27, K-09).
