@@ -8,7 +8,7 @@ import WebImageKit
 ///
 /// Routes: `/image/*` (a PNG, counted), `/held/*` (a PNG once the test releases it), `/progressive`
 /// (half of ``largePNG``, the rest once released), `/drip` (a PNG prefix, then one byte at a time
-/// until the client leaves), `/etag` (validators honoured), `/status/:code`, `/html`, `/large` and `/large-chunked` (bodies of `?bytes=`), `/auth` (Basic `user:pass`), `/loop/a|b`.
+/// until the client leaves), `/etag` (validators honoured), `/flaky/*` (503 twice), `/status/:code`, `/html`, `/large` and `/large-chunked` (bodies of `?bytes=`), `/auth` (Basic `user:pass`), `/loop/a|b`.
 /// Every request is logged; ``events`` reports arrivals and the end of the drip route.
 final class TestImageServer: Sendable {
     /// Something the server observed.
@@ -112,6 +112,14 @@ final class TestImageServer: Sendable {
                 return Response(status: .notModified, headers: headers)
             }
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: png)))
+        }
+        router.get("flaky/:name") { request, _ in
+            // 503 for the first two requests of each path (with `Retry-After: 7` unless `?plain`), then the PNG.
+            guard await log.count(request.uri.path) > 2 else {
+                let plain = request.uri.queryParameters.get("plain") != nil
+                return Response(status: .serviceUnavailable, headers: plain ? [:] : [.retryAfter: "7"])
+            }
+            return Self.imageResponse(png)
         }
         router.get("status/:code") { _, context in
             let code = context.parameters.get("code", as: Int.self) ?? 500

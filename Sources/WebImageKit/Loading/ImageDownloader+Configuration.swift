@@ -75,6 +75,8 @@ extension ImageDownloader {
         /// The shortest time between two partial images of one download (default 100 ms), measured
         /// on ``clock`` (SPEC DL-02). The first partial image is delivered as soon as one is decodable.
         public var minimumProgressiveInterval: Duration = .milliseconds(100)
+        /// Whether and how transient failures are retried (default `nil`: never) (issue item 8).
+        public var retryPolicy: RetryPolicy?
         /// The time source for throttling and retry back-off (default the real continuous clock).
         public var clock: DownloaderClock = .continuous
 

@@ -21,11 +21,25 @@ extension ImageDownloader {
     /// completions of the subscribers still attached (SPEC OP-17…OP-30).
     func run(_ operationID: UInt64) async {
         guard let (url, options, validators) = state.withLock({ $0.request(for: operationID) }) else { return }
-        let outcome: Result<TransferOutcome, ImageDownloadError>
-        do {
-            outcome = .success(try await transfer(operationID, url: url, options: options, validators: validators))
-        } catch {
-            outcome = .failure(Self.classify(error))
+        var outcome: Result<TransferOutcome, ImageDownloadError>
+        var attempt = 1
+        while true {
+            do {
+                outcome = .success(try await transfer(operationID, url: url, options: options, validators: validators))
+            } catch {
+                outcome = .failure(Self.classify(error))
+            }
+            guard case .failure(let error) = outcome, !Task.isCancelled,
+                let delay = configuration.retryPolicy?.delay(after: attempt, failedWith: error)
+            else { break }
+            logger.debug("retrying", metadata: ["url": "\(url)", "attempt": "\(attempt)", "error": "\(error)", "delay": "\(delay)"])
+            do {
+                try await configuration.clock.sleep(delay)
+            } catch {
+                outcome = .failure(.cancelled())
+                break
+            }
+            attempt += 1
         }
         state.withLock { state in
             state.endTransfer(operationID)
