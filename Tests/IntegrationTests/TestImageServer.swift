@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
@@ -8,7 +9,9 @@ import WebImageKit
 ///
 /// Routes: `/image/*` (a PNG, counted), `/held/*` (a PNG once the test releases it), `/progressive`
 /// (half of ``largePNG``, the rest once released), `/drip` (a PNG prefix, then one byte at a time
-/// until the client leaves), `/etag` (validators honoured), `/flaky/*` (503 twice), `/status/:code`, `/html`, `/large` and `/large-chunked` (bodies of `?bytes=`), `/auth` (Basic `user:pass`), `/loop/a|b`.
+/// until the client leaves), `/etag` (validators honoured), `/flaky/*` (503 twice), `/encrypted`,
+/// `/cookie/set`, `/status/:code`, `/html`, `/large` and `/large-chunked` (bodies of `?bytes=`),
+/// `/auth` (Basic `user:pass`), `/loop/a|b`.
 /// Every request is logged; ``events`` reports arrivals and the end of the drip route.
 final class TestImageServer: Sendable {
     /// Something the server observed.
@@ -121,6 +124,16 @@ final class TestImageServer: Sendable {
             }
             return Self.imageResponse(png)
         }
+        router.get("encrypted") { _, _ in
+            // The PNG with every byte XOR 0x5A, served as opaque bytes.
+            Response(status: .ok, headers: [.contentType: "application/octet-stream"], body: .init(byteBuffer: ByteBuffer(bytes: png.map { $0 ^ 0x5A })))
+        }
+        router.get("cookie/set") { _, _ in
+            var headers: HTTPFields = [.contentType: "image/png"]
+            headers.append(HTTPField(name: .setCookie, value: "session=abc123; Path=/; HttpOnly"))
+            headers.append(HTTPField(name: .setCookie, value: "theme=dark; Expires=Wed, 21 Oct 2037 07:28:00 GMT"))
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: png)))
+        }
         router.get("status/:code") { _, context in
             let code = context.parameters.get("code", as: Int.self) ?? 500
             return Response(status: .init(code: code), headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "status \(code)")))
@@ -170,13 +183,19 @@ actor ServerLog {
     private(set) var paths: [String] = []
     private(set) var inFlight = 0
     private(set) var maximumInFlight = 0
+    /// The headers of the latest request, lower-cased names.
     private(set) var headers: [String: String] = [:]
+    /// The headers of every request, in arrival order.
+    private(set) var requests: [(path: String, headers: [String: String])] = []
 
-    func record(_ path: String, userAgent: String?, accept: String?) {
+    func record(_ path: String, headers: [String: String]) {
         paths.append(path)
-        headers["user-agent"] = userAgent
-        headers["accept"] = accept
+        self.headers = headers
+        requests.append((path, headers))
     }
+
+    /// The headers of each request for `path`, in arrival order.
+    func headers(of path: String) -> [[String: String]] { requests.filter { $0.path == path }.map(\.headers) }
 
     func count(_ path: String) -> Int { paths.filter { $0 == path }.count }
 
@@ -219,7 +238,8 @@ struct LoggingMiddleware: RouterMiddleware {
     let sink: AsyncStream<TestImageServer.Event>.Continuation
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        await log.record(request.uri.path, userAgent: request.headers[.userAgent], accept: request.headers[.accept])
+        let headers = Dictionary(request.headers.map { ($0.name.canonicalName, $0.value) }) { "\($0), \($1)" }
+        await log.record(request.uri.path, headers: headers)
         sink.yield(.arrived(request.uri.path))
         return try await next(request, context)
     }

@@ -19,7 +19,7 @@ public struct DownloadOptions: OptionSet, Sendable, Hashable {
     public static let ignoreCachedResponse = DownloadOptions(rawValue: 1 << 3)
     /// Has no meaning on Linux, where a process has no background state: accepted and ignored (SPEC DL-05).
     public static let continueInBackground = DownloadOptions(rawValue: 1 << 4)
-    /// Send and store cookies with an in-memory jar (SPEC DL-06). Not implemented yet: accepted and ignored.
+    /// Send and store cookies with the downloader's in-memory ``ImageDownloader/cookies`` jar (SPEC DL-06, DL-53).
     public static let handleCookies = DownloadOptions(rawValue: 1 << 5)
     /// Accept untrusted TLS certificates for this request only (SPEC DL-07, section 16 note 1).
     public static let allowInvalidSSLCertificates = DownloadOptions(rawValue: 1 << 6)

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension ImageDownloader {
     /// How an ``ImageDownloader`` downloads; every field has the seeds' default unless noted (SPEC DL-16…DL-30).
@@ -79,6 +79,20 @@ extension ImageDownloader {
         public var retryPolicy: RetryPolicy?
         /// The time source for throttling and retry back-off (default the real continuous clock).
         public var clock: DownloaderClock = .continuous
+
+        /// Rewrites the headers of each request, given its URL and the headers built so far (configured
+        /// headers, credentials, validators, cookies); default none (SPEC DL-14, DL-24, DL-54).
+        public var headersFilter: (@Sendable (URL, [String: String]) -> [String: String])?
+        /// Sees each request after the headers filter and may change it, or return `nil` to cancel the
+        /// download with ``ImageDownloadError/Code/cancelled``; runs once per attempt (default none).
+        public var requestModifier: (@Sendable (DownloadRequest) async -> DownloadRequest?)?
+        /// Sees each response head before it is checked and may change it, or return `nil` to reject it
+        /// with ``ImageDownloadError/Code/rejected`` (default none).
+        public var responseModifier: (@Sendable (DownloadResponse) async -> DownloadResponse?)?
+        /// Turns the received body into image bytes before they are checked and decoded (default none).
+        /// With a decryptor, content sniffing waits for the whole body and no partial images are decoded;
+        /// a thrown error fails the download with ``ImageDownloadError/Code/decryptionFailed``.
+        public var decryptor: (@Sendable (Data, DownloadResponse) throws -> Data)?
 
         /// Creates the default configuration.
         public init() {}

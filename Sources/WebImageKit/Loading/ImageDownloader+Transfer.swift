@@ -90,14 +90,23 @@ extension ImageDownloader {
     /// Sends the request and collects the body, checking status, type and size as early as possible.
     /// A 304 is accepted only for a conditional request (SPEC K-09); without validators it is a bad status.
     private func transfer(_ operationID: UInt64, url: URL, options: DownloadOptions, validators: Validators?) async throws -> TransferOutcome {
-        let request = makeRequest(url: url, options: options, validators: validators)
+        let request = try await makeRequest(url: url, options: options, validators: validators)
         try Task.checkCancellation()
         let response = try await client.execute(request, deadline: .distantFuture, logger: logger)
-        let head = DownloadResponse(
+        if options.contains(.handleCookies) {
+            cookies.store(setCookieHeaders: response.headers["set-cookie"], from: response.url ?? url)
+        }
+        var head = DownloadResponse(
             url: response.url ?? url,
             statusCode: Int(response.status.code),
             headers: Dictionary(response.headers.map { ($0.name.lowercased(), $0.value) }) { "\($0), \($1)" }
         )
+        if let modifier = configuration.responseModifier {
+            guard let modified = await modifier(head) else {
+                throw ImageDownloadError(.rejected, "the response modifier rejected the response (status \(head.statusCode))")
+            }
+            head = modified
+        }
         if head.statusCode == 304 {
             guard validators != nil else {
                 throw ImageDownloadError(.badStatus(304), "the server answered 304 to a request that was not conditional")
@@ -112,7 +121,9 @@ extension ImageDownloader {
         reportProgress(operationID, DownloadProgress(url: url, receivedBytes: 0, expectedBytes: expected))
         var data = Data()
         data.reserveCapacity(min(expected ?? 64 * 1024, configuration.maximumResponseSize))
-        var sniffed = false
+        // Encrypted bytes say nothing until decrypted: no sniffing, no partial images.
+        let decryptor = configuration.decryptor
+        var sniffed = decryptor != nil
         let feeder = ProgressiveFeeder(coders: coders, interval: configuration.minimumProgressiveInterval, clock: configuration.clock)
         for try await chunk in response.body {
             guard data.count + chunk.readableBytes <= configuration.maximumResponseSize else {
@@ -123,7 +134,7 @@ extension ImageDownloader {
                 sniffed = true
                 try checkContent(head, data)
             }
-            let subscribers = state.withLock { $0.subscribers(of: operationID) }
+            let subscribers = decryptor == nil ? state.withLock { $0.subscribers(of: operationID) } : []
             for (subscriber, image) in feeder.feed(data, expectedBytes: expected, subscribers: subscribers) {
                 subscriber.partial?(image)
             }
@@ -132,7 +143,16 @@ extension ImageDownloader {
         guard !data.isEmpty else {
             throw ImageDownloadError(.emptyBody, "the server sent no bytes (status \(head.statusCode))")
         }
-        if !sniffed { try checkContent(head, data) }
+        if let decryptor {
+            do {
+                data = try decryptor(data, head)
+            } catch {
+                throw ImageDownloadError(.decryptionFailed, "the decryptor failed", underlying: error)
+            }
+            try checkContent(head, data)
+        } else if !sniffed {
+            try checkContent(head, data)
+        }
         return .body(data, head)
     }
 

@@ -27,6 +27,8 @@ public final class ImageDownloader: Sendable {
     public let configuration: Configuration
     /// The coders that decode downloaded bytes.
     public let coders: ImageCodersManager
+    /// The in-memory cookies of requests made with ``DownloadOptions/handleCookies`` (SPEC DL-06).
+    public let cookies = CookieJar()
     let logger: Logger
     let client: HTTPClient
     private let ownedGroup: MultiThreadedEventLoopGroup?
