@@ -41,6 +41,7 @@ extension ImageDownloader {
             }
             attempt += 1
         }
+        if case .success = outcome { emit(.finished(url)) }
         state.withLock { state in
             state.endTransfer(operationID)
             startReady(&state)
@@ -92,6 +93,8 @@ extension ImageDownloader {
     private func transfer(_ operationID: UInt64, url: URL, options: DownloadOptions, validators: Validators?) async throws -> TransferOutcome {
         let request = try await makeRequest(url: url, options: options, validators: validators)
         try Task.checkCancellation()
+        emit(.started(url))
+        defer { emit(.stopped(url)) }
         let response = try await client.execute(request, deadline: .distantFuture, logger: logger)
         if options.contains(.handleCookies) {
             cookies.store(setCookieHeaders: response.headers["set-cookie"], from: response.url ?? url)
@@ -111,9 +114,11 @@ extension ImageDownloader {
             guard validators != nil else {
                 throw ImageDownloadError(.badStatus(304), "the server answered 304 to a request that was not conditional")
             }
+            emit(.receivedResponse(url, head))
             return .notModified(head)
         }
         try validate(head)
+        emit(.receivedResponse(url, head))
         let expected = head.value(forHeader: "content-length").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         if let expected, expected > configuration.maximumResponseSize {
             throw ImageDownloadError(.tooLarge, "Content-Length \(expected) exceeds the limit of \(configuration.maximumResponseSize) bytes")
@@ -179,6 +184,7 @@ extension ImageDownloader {
     }
 
     private func reportProgress(_ operationID: UInt64, _ progress: DownloadProgress) {
+        if broadcaster.hasListeners { broadcaster.yield(.progress(progress)) }
         for subscriber in state.withLock({ $0.subscribers(of: operationID) }) {
             subscriber.progress?(progress)
         }

@@ -33,6 +33,7 @@ public final class ImageDownloader: Sendable {
     let client: HTTPClient
     private let ownedGroup: MultiThreadedEventLoopGroup?
     let state: Mutex<DownloaderState>
+    let broadcaster = DownloadEventBroadcaster()
 
     /// Creates a downloader; call ``shutdown()`` when done with it, or use ``withImageDownloader(configuration:coders:logger:_:)``.
     /// - Parameters:
@@ -84,6 +85,7 @@ public final class ImageDownloader: Sendable {
             task.cancel()
             await task.value
         }
+        broadcaster.finish()
         try await client.shutdown()
         try await ownedGroup?.shutdownGracefully()
     }
