@@ -10,7 +10,7 @@ import WebImageKit
 /// Routes: `/image/*` (a PNG, counted), `/held/*` (a PNG once the test releases it), `/progressive`
 /// (half of ``largePNG``, the rest once released), `/drip` (a PNG prefix, then one byte at a time
 /// until the client leaves), `/etag` (validators honoured), `/flaky/*` (503 twice), `/encrypted`,
-/// `/cookie/set`, `/status/:code`, `/html`, `/large` and `/large-chunked` (bodies of `?bytes=`),
+/// `/cookie/set`, `/short` and `/reset` (bodies cut off by a closed connection), `/status/:code`, `/html`, `/large` and `/large-chunked` (bodies of `?bytes=`),
 /// `/auth` (Basic `user:pass`), `/loop/a|b`.
 /// Every request is logged; ``events`` reports arrivals and the end of the drip route.
 final class TestImageServer: Sendable {
@@ -133,6 +133,21 @@ final class TestImageServer: Sendable {
             headers.append(HTTPField(name: .setCookie, value: "session=abc123; Path=/; HttpOnly"))
             headers.append(HTTPField(name: .setCookie, value: "theme=dark; Expires=Wed, 21 Oct 2037 07:28:00 GMT"))
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: png)))
+        }
+        router.get("short") { _, _ in
+            // Declares more bytes than it sends, then closes the connection.
+            let headers: HTTPFields = [.contentType: "image/png", .contentLength: "\(png.count + 1000)"]
+            return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+                try await writer.write(ByteBuffer(bytes: png))
+                throw CancellationError()
+            })
+        }
+        router.get("reset") { _, _ in
+            // A chunked body that stops half-way: the server closes the channel.
+            Response(status: .ok, headers: [.contentType: "image/png"], body: ResponseBody { writer in
+                try await writer.write(ByteBuffer(bytes: png.prefix(png.count / 2)))
+                throw CancellationError()
+            })
         }
         router.get("status/:code") { _, context in
             let code = context.parameters.get("code", as: Int.self) ?? 500

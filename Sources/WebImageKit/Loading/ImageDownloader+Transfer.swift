@@ -130,20 +130,31 @@ extension ImageDownloader {
         let decryptor = configuration.decryptor
         var sniffed = decryptor != nil
         let feeder = ProgressiveFeeder(coders: coders, interval: configuration.minimumProgressiveInterval, clock: configuration.clock)
-        for try await chunk in response.body {
-            guard data.count + chunk.readableBytes <= configuration.maximumResponseSize else {
-                throw ImageDownloadError(.tooLarge, "the body exceeds the limit of \(configuration.maximumResponseSize) bytes")
+        do {
+            for try await chunk in response.body {
+                guard data.count + chunk.readableBytes <= configuration.maximumResponseSize else {
+                    throw ImageDownloadError(.tooLarge, "the body exceeds the limit of \(configuration.maximumResponseSize) bytes")
+                }
+                data.append(contentsOf: chunk.readableBytesView)
+                if !sniffed, data.count >= Self.sniffLength {
+                    sniffed = true
+                    try checkContent(head, data)
+                }
+                let subscribers = decryptor == nil ? state.withLock { $0.subscribers(of: operationID) } : []
+                for (subscriber, image) in feeder.feed(data, expectedBytes: expected, subscribers: subscribers) {
+                    subscriber.partial?(image)
+                }
+                reportProgress(operationID, DownloadProgress(url: url, receivedBytes: data.count, expectedBytes: expected))
             }
-            data.append(contentsOf: chunk.readableBytesView)
-            if !sniffed, data.count >= Self.sniffLength {
-                sniffed = true
-                try checkContent(head, data)
-            }
-            let subscribers = decryptor == nil ? state.withLock { $0.subscribers(of: operationID) } : []
-            for (subscriber, image) in feeder.feed(data, expectedBytes: expected, subscribers: subscribers) {
-                subscriber.partial?(image)
-            }
-            reportProgress(operationID, DownloadProgress(url: url, receivedBytes: data.count, expectedBytes: expected))
+        } catch let error as ImageDownloadError {
+            throw error
+        } catch {
+            let classified = Self.classify(error)
+            guard classified.code == .network else { throw classified }
+            throw ImageDownloadError(.network, "the connection broke after \(Self.describe(data.count, of: expected))", underlying: error)
+        }
+        if let expected, data.count < expected {
+            throw ImageDownloadError(.network, "the body ended after \(Self.describe(data.count, of: expected))")
         }
         guard !data.isEmpty else {
             throw ImageDownloadError(.emptyBody, "the server sent no bytes (status \(head.statusCode))")
@@ -159,6 +170,11 @@ extension ImageDownloader {
             try checkContent(head, data)
         }
         return .body(data, head)
+    }
+
+    /// "12 of 100 bytes", or "12 bytes" when the size is unknown.
+    static func describe(_ received: Int, of expected: Int?) -> String {
+        expected.map { "\(received) of \($0) bytes" } ?? "\(received) bytes"
     }
 
     /// Rejects a response head whose status or declared type is not acceptable (SPEC OP-27, K-09).
