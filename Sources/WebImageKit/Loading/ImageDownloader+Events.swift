@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 extension ImageDownloader {
     /// The `userInfo` key of the URL in the downloader's notifications (``Foundation/Notification/Name/imageDownloadStart`` …).
