@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
@@ -6,9 +7,11 @@ import WebImageKit
 
 /// An in-process Hummingbird server on 127.0.0.1 (port 0) with routes that exercise the downloader.
 ///
-/// Routes: `/image/*` (a PNG, counted), `/held/*` (a PNG once the test releases it), `/drip`
-/// (a PNG prefix, then one byte at a time until the client leaves), `/status/:code`, `/html`,
-/// `/large` and `/large-chunked` (bodies of `?bytes=`), `/auth` (Basic `user:pass`), `/loop/a|b`.
+/// Routes: `/image/*` (a PNG, counted), `/held/*` (a PNG once the test releases it), `/progressive`
+/// (half of ``largePNG``, the rest once released), `/drip` (a PNG prefix, then one byte at a time
+/// until the client leaves), `/etag` (validators honoured), `/flaky/*` (503 twice), `/encrypted`,
+/// `/cookie/set`, `/short` and `/reset` (bodies cut off by a closed connection), `/status/:code`, `/html`, `/large` and `/large-chunked` (bodies of `?bytes=`),
+/// `/auth` (Basic `user:pass`), `/loop/a|b`.
 /// Every request is logged; ``events`` reports arrivals and the end of the drip route.
 final class TestImageServer: Sendable {
     /// Something the server observed.
@@ -23,11 +26,14 @@ final class TestImageServer: Sendable {
     let events: AsyncStream<Event>
     private let eventSink: AsyncStream<Event>.Continuation
     let png: Data
+    /// A 256×256 PNG large enough to arrive in many chunks, for progressive loading.
+    let largePNG: Data
 
     init() throws {
         (events, eventSink) = AsyncStream.makeStream(of: Event.self)
         let pixels = PixelBuffer(width: 16, height: 8, fill: RGBA(red: 200, green: 10, blue: 10))
         png = try ImageCodersManager.shared.encode(Image(pixels: pixels), as: .png, options: .init())
+        largePNG = try ImageCodersManager.shared.encode(Image(pixels: .samplePattern(width: 256, height: 256)), as: .png, options: .init())
     }
 
     /// Runs `body` with the server listening; `body` gets the base URL.
@@ -89,6 +95,60 @@ final class TestImageServer: Sendable {
                 try await writer.finish(nil)
             })
         }
+        let largePNG = self.largePNG
+        router.get("progressive") { _, _ in
+            // Half the file, then the rest once the test releases "/progressive/rest".
+            let headers: HTTPFields = [.contentType: "image/png", .contentLength: "\(largePNG.count)"]
+            return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+                let half = largePNG.count / 2
+                try await writer.write(ByteBuffer(bytes: largePNG.prefix(half)))
+                await gates.wait("/progressive/rest")
+                try await writer.write(ByteBuffer(bytes: largePNG.dropFirst(half)))
+                try await writer.finish(nil)
+            })
+        }
+        router.get("etag") { request, _ in
+            // Honours If-None-Match and If-Modified-Since for the current version "v1".
+            let lastModified = "Sun, 01 Nov 2026 10:00:00 GMT"
+            let headers: HTTPFields = [.contentType: "image/png", .eTag: "\"v1\"", .lastModified: lastModified]
+            if request.headers[.ifNoneMatch] == "\"v1\"" || (request.headers[.ifNoneMatch] == nil && request.headers[.ifModifiedSince] == lastModified) {
+                return Response(status: .notModified, headers: headers)
+            }
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: png)))
+        }
+        router.get("flaky/:name") { request, _ in
+            // 503 for the first two requests of each path (with `Retry-After: 7` unless `?plain`), then the PNG.
+            guard await log.count(request.uri.path) > 2 else {
+                let plain = request.uri.queryParameters.get("plain") != nil
+                return Response(status: .serviceUnavailable, headers: plain ? [:] : [.retryAfter: "7"])
+            }
+            return Self.imageResponse(png)
+        }
+        router.get("encrypted") { _, _ in
+            // The PNG with every byte XOR 0x5A, served as opaque bytes.
+            Response(status: .ok, headers: [.contentType: "application/octet-stream"], body: .init(byteBuffer: ByteBuffer(bytes: png.map { $0 ^ 0x5A })))
+        }
+        router.get("cookie/set") { _, _ in
+            var headers: HTTPFields = [.contentType: "image/png"]
+            headers.append(HTTPField(name: .setCookie, value: "session=abc123; Path=/; HttpOnly"))
+            headers.append(HTTPField(name: .setCookie, value: "theme=dark; Expires=Wed, 21 Oct 2037 07:28:00 GMT"))
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: png)))
+        }
+        router.get("short") { _, _ in
+            // Declares more bytes than it sends, then closes the connection.
+            let headers: HTTPFields = [.contentType: "image/png", .contentLength: "\(png.count + 1000)"]
+            return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+                try await writer.write(ByteBuffer(bytes: png))
+                throw CancellationError()
+            })
+        }
+        router.get("reset") { _, _ in
+            // A chunked body that stops half-way: the server closes the channel.
+            Response(status: .ok, headers: [.contentType: "image/png"], body: ResponseBody { writer in
+                try await writer.write(ByteBuffer(bytes: png.prefix(png.count / 2)))
+                throw CancellationError()
+            })
+        }
         router.get("status/:code") { _, context in
             let code = context.parameters.get("code", as: Int.self) ?? 500
             return Response(status: .init(code: code), headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "status \(code)")))
@@ -138,13 +198,19 @@ actor ServerLog {
     private(set) var paths: [String] = []
     private(set) var inFlight = 0
     private(set) var maximumInFlight = 0
+    /// The headers of the latest request, lower-cased names.
     private(set) var headers: [String: String] = [:]
+    /// The headers of every request, in arrival order.
+    private(set) var requests: [(path: String, headers: [String: String])] = []
 
-    func record(_ path: String, userAgent: String?, accept: String?) {
+    func record(_ path: String, headers: [String: String]) {
         paths.append(path)
-        headers["user-agent"] = userAgent
-        headers["accept"] = accept
+        self.headers = headers
+        requests.append((path, headers))
     }
+
+    /// The headers of each request for `path`, in arrival order.
+    func headers(of path: String) -> [[String: String]] { requests.filter { $0.path == path }.map(\.headers) }
 
     func count(_ path: String) -> Int { paths.filter { $0 == path }.count }
 
@@ -187,7 +253,8 @@ struct LoggingMiddleware: RouterMiddleware {
     let sink: AsyncStream<TestImageServer.Event>.Continuation
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        await log.record(request.uri.path, userAgent: request.headers[.userAgent], accept: request.headers[.accept])
+        let headers = Dictionary(request.headers.map { ($0.name.canonicalName, $0.value) }) { "\($0), \($1)" }
+        await log.record(request.uri.path, headers: headers)
         sink.yield(.arrived(request.uri.path))
         return try await next(request, context)
     }

@@ -7,7 +7,9 @@ struct DownloadSubscriber: Sendable {
     let priority: DownloadPriority
     let decoding: ImageDecodingOptions
     let progress: (@Sendable (DownloadProgress) -> Void)?
-    let completion: @Sendable (Result<DownloadResult, ImageDownloadError>) -> Void
+    /// Receives partial images; set only when the caller asked for ``DownloadOptions/progressiveLoad``.
+    let partial: (@Sendable (Image) -> Void)?
+    let completion: @Sendable (Result<RevalidationResult, ImageDownloadError>) -> Void
 }
 
 /// Everything the downloader shares between threads, kept behind one `Mutex` (SPEC DL-28, DL-48, DL-59).
@@ -21,6 +23,8 @@ struct DownloaderState: Sendable {
         let key: String
         /// The request-shaping options of the caller that created the operation.
         let options: DownloadOptions
+        /// The validators of a conditional request, if it is one.
+        let validators: Validators?
         var subscribers: [DownloadSubscriber] = []
         /// The running transfer, once started.
         var task: Task<Void, Never>?
@@ -56,7 +60,7 @@ struct DownloaderState: Sendable {
     /// Adds a caller for `url`, attaching to the download in flight for the same key or queueing a
     /// new one; returns the operation and subscriber identifiers.
     mutating func subscribe(
-        url: URL, key: String, options: DownloadOptions,
+        url: URL, key: String, options: DownloadOptions, validators: Validators? = nil,
         makeSubscriber: (UInt64) -> DownloadSubscriber
     ) -> (operation: UInt64, subscriber: UInt64) {
         let subscriber = makeSubscriber(makeID())
@@ -65,7 +69,7 @@ struct DownloaderState: Sendable {
             operationID = existing
         } else {
             operationID = makeID()
-            operations[operationID] = Operation(url: url, key: key, options: options)
+            operations[operationID] = Operation(url: url, key: key, options: options, validators: validators)
             attachable[key] = operationID
             queue.enqueue(operationID, priority: subscriber.priority)
         }
@@ -108,9 +112,9 @@ struct DownloaderState: Sendable {
         operations[operationID]?.task = task
     }
 
-    /// The URL and options of an operation, if it still exists.
-    func request(for operationID: UInt64) -> (url: URL, options: DownloadOptions)? {
-        operations[operationID].map { ($0.url, $0.options) }
+    /// The URL, options and validators of an operation, if it still exists.
+    func request(for operationID: UInt64) -> (url: URL, options: DownloadOptions, validators: Validators?)? {
+        operations[operationID].map { ($0.url, $0.options, $0.validators) }
     }
 
     /// The current subscribers of an operation (for progress and for choosing decode options).

@@ -34,6 +34,10 @@ public struct ImageDownloadError: Error, Sendable, CustomStringConvertible {
         case emptyBody
         /// A `file:` URL names no readable file.
         case notFound
+        /// ``ImageDownloader/Configuration/responseModifier`` rejected the response.
+        case rejected
+        /// ``ImageDownloader/Configuration/decryptor`` threw; ``ImageDownloadError/underlying`` is its error.
+        case decryptionFailed
 
         public var description: String {
             switch self {
@@ -48,6 +52,8 @@ public struct ImageDownloadError: Error, Sendable, CustomStringConvertible {
             case .decodeFailed: "decodeFailed"
             case .emptyBody: "emptyBody"
             case .notFound: "notFound"
+            case .rejected: "rejected"
+            case .decryptionFailed: "decryptionFailed"
             }
         }
     }
@@ -76,7 +82,7 @@ public struct ImageDownloadError: Error, Sendable, CustomStringConvertible {
         switch code {
         case .timeout, .network: true
         case .badStatus(let status): [408, 429, 502, 503, 504].contains(status)
-        case .invalidURL, .badContentType, .tooLarge, .cancelled, .tooManyRedirects, .decodeFailed, .emptyBody, .notFound: false
+        case .invalidURL, .badContentType, .tooLarge, .cancelled, .tooManyRedirects, .decodeFailed, .emptyBody, .notFound, .rejected, .decryptionFailed: false
         }
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension ImageDownloader {
     /// How an ``ImageDownloader`` downloads; every field has the seeds' default unless noted (SPEC DL-16…DL-30).
@@ -55,8 +55,9 @@ extension ImageDownloader {
         /// `Authorization` entry in ``headers`` wins.
         public var credentials: Credentials?
         /// The statuses that count as success (default 200..<400) (SPEC K-09). A 3xx that is not
-        /// followed still needs an image body: a 304 fails with ``ImageDownloadError/Code/emptyBody`` until
-        /// conditional requests (issue item 6) give it its own "not modified" outcome.
+        /// followed still needs an image body. A 304 is special: the answer to a conditional request
+        /// (``ImageDownloader/revalidate(_:validators:options:decoding:progress:)``) completes as
+        /// ``RevalidationResult/notModified(_:)``; to any other request it is ``ImageDownloadError/Code/badStatus(_:)``.
         public var acceptableStatusCodes: Range<Int> = 200..<400
         /// The MIME types accepted (lower-case, `"image/*"` style wildcards allowed). `nil`, the default,
         /// accepts any `image/*` type and, whatever the declared type, a body whose leading bytes are a
@@ -70,6 +71,31 @@ extension ImageDownloader {
         /// Event-loop threads of a group the downloader creates and shuts down itself; `nil`, the
         /// default, uses the process-wide NIO singleton group, which is never shut down.
         public var eventLoopThreads: Int?
+
+        /// The shortest time between two partial images of one download (default 100 ms), measured
+        /// on ``clock`` (SPEC DL-02). The first partial image is delivered as soon as one is decodable.
+        public var minimumProgressiveInterval: Duration = .milliseconds(100)
+        /// Whether and how transient failures are retried (default `nil`: never) (issue item 8).
+        public var retryPolicy: RetryPolicy?
+        /// The time source for throttling and retry back-off (default the real continuous clock).
+        public var clock: DownloaderClock = .continuous
+
+        /// Rewrites the headers of each request, given its URL and the headers built so far (configured
+        /// headers, credentials, validators, cookies); default none (SPEC DL-14, DL-24, DL-54).
+        public var headersFilter: (@Sendable (URL, [String: String]) -> [String: String])?
+        /// Sees each request after the headers filter and may change it, or return `nil` to cancel the
+        /// download with ``ImageDownloadError/Code/cancelled``; runs once per attempt (default none).
+        public var requestModifier: (@Sendable (DownloadRequest) async -> DownloadRequest?)?
+        /// Sees each response head before it is checked and may change it, or return `nil` to reject it
+        /// with ``ImageDownloadError/Code/rejected`` (default none).
+        public var responseModifier: (@Sendable (DownloadResponse) async -> DownloadResponse?)?
+        /// Turns the received body into image bytes before they are checked and decoded (default none).
+        /// With a decryptor, content sniffing waits for the whole body and no partial images are decoded;
+        /// a thrown error fails the download with ``ImageDownloadError/Code/decryptionFailed``.
+        public var decryptor: (@Sendable (Data, DownloadResponse) throws -> Data)?
+
+        /// Whether download events are also posted to `NotificationCenter.default` (default true) (SPEC NT-01…NT-04).
+        public var postsNotifications = true
 
         /// Creates the default configuration.
         public init() {}

@@ -8,19 +8,40 @@ import Synchronization
 import WebImageCore
 
 extension ImageDownloader {
+    /// What a transfer ended with: a body to decode, or "not modified".
+    enum TransferOutcome: Sendable {
+        case body(Data, DownloadResponse)
+        case notModified(DownloadResponse)
+    }
+
     /// How many bytes are enough to tell an image from something else by its leading bytes.
     static let sniffLength = 1024
 
     /// Runs one started operation: the transfer, then one decode per distinct option set, then the
     /// completions of the subscribers still attached (SPEC OP-17…OP-30).
     func run(_ operationID: UInt64) async {
-        guard let (url, options) = state.withLock({ $0.request(for: operationID) }) else { return }
-        let outcome: Result<(Data, DownloadResponse), ImageDownloadError>
-        do {
-            outcome = .success(try await transfer(operationID, url: url, options: options))
-        } catch {
-            outcome = .failure(Self.classify(error))
+        guard let (url, options, validators) = state.withLock({ $0.request(for: operationID) }) else { return }
+        var outcome: Result<TransferOutcome, ImageDownloadError>
+        var attempt = 1
+        while true {
+            do {
+                outcome = .success(try await transfer(operationID, url: url, options: options, validators: validators))
+            } catch {
+                outcome = .failure(Self.classify(error))
+            }
+            guard case .failure(let error) = outcome, !Task.isCancelled,
+                let delay = configuration.retryPolicy?.delay(after: attempt, failedWith: error)
+            else { break }
+            logger.debug("retrying", metadata: ["url": "\(url)", "attempt": "\(attempt)", "error": "\(error)", "delay": "\(delay)"])
+            do {
+                try await configuration.clock.sleep(delay)
+            } catch {
+                outcome = .failure(.cancelled())
+                break
+            }
+            attempt += 1
         }
+        if case .success = outcome { emit(.finished(url)) }
         state.withLock { state in
             state.endTransfer(operationID)
             startReady(&state)
@@ -32,7 +53,9 @@ extension ImageDownloader {
                 logger.debug("download failed", metadata: ["url": "\(url)", "error": "\(error)"])
             }
             deliver(.failure(error), to: subscribers)
-        case .success(let (data, response)):
+        case .success(.notModified(let response)):
+            deliver(.success(.notModified(response)), to: state.withLock { $0.removeOperation(operationID) })
+        case .success(.body(let data, let response)):
             decodeAndDeliver(operationID, data: data, response: response)
         }
     }
@@ -40,9 +63,9 @@ extension ImageDownloader {
     /// Decodes once per distinct ``ImageDecodingOptions`` among the subscribers still attached and
     /// calls each of them; a subscriber that cancels meanwhile is skipped.
     private func decodeAndDeliver(_ operationID: UInt64, data: Data, response: DownloadResponse) {
-        var decoded: [ImageDecodingOptions: Result<DownloadResult, ImageDownloadError>] = [:]
+        var decoded: [ImageDecodingOptions: Result<RevalidationResult, ImageDownloadError>] = [:]
         for subscriber in state.withLock({ $0.subscribers(of: operationID) }) {
-            let result: Result<DownloadResult, ImageDownloadError>
+            let result: Result<RevalidationResult, ImageDownloadError>
             if let cached = decoded[subscriber.decoding] {
                 result = cached
             } else {
@@ -52,7 +75,7 @@ extension ImageDownloader {
                 }
                 do {
                     let image = try coders.decode(data, options: subscriber.decoding)
-                    result = .success(DownloadResult(image: image, data: data, response: response))
+                    result = .success(.modified(DownloadResult(image: image, data: data, response: response)))
                 } catch {
                     result = .failure(ImageDownloadError(.decodeFailed, "the downloaded bytes could not be decoded", underlying: error))
                 }
@@ -66,16 +89,36 @@ extension ImageDownloader {
     }
 
     /// Sends the request and collects the body, checking status, type and size as early as possible.
-    private func transfer(_ operationID: UInt64, url: URL, options: DownloadOptions) async throws -> (Data, DownloadResponse) {
-        let request = makeRequest(url: url, options: options)
+    /// A 304 is accepted only for a conditional request (SPEC K-09); without validators it is a bad status.
+    private func transfer(_ operationID: UInt64, url: URL, options: DownloadOptions, validators: Validators?) async throws -> TransferOutcome {
+        let request = try await makeRequest(url: url, options: options, validators: validators)
         try Task.checkCancellation()
+        emit(.started(url))
+        defer { emit(.stopped(url)) }
         let response = try await client.execute(request, deadline: .distantFuture, logger: logger)
-        let head = DownloadResponse(
+        if options.contains(.handleCookies) {
+            cookies.store(setCookieHeaders: response.headers["set-cookie"], from: response.url ?? url)
+        }
+        var head = DownloadResponse(
             url: response.url ?? url,
             statusCode: Int(response.status.code),
             headers: Dictionary(response.headers.map { ($0.name.lowercased(), $0.value) }) { "\($0), \($1)" }
         )
+        if let modifier = configuration.responseModifier {
+            guard let modified = await modifier(head) else {
+                throw ImageDownloadError(.rejected, "the response modifier rejected the response (status \(head.statusCode))")
+            }
+            head = modified
+        }
+        if head.statusCode == 304 {
+            guard validators != nil else {
+                throw ImageDownloadError(.badStatus(304), "the server answered 304 to a request that was not conditional")
+            }
+            emit(.receivedResponse(url, head))
+            return .notModified(head)
+        }
         try validate(head)
+        emit(.receivedResponse(url, head))
         let expected = head.value(forHeader: "content-length").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         if let expected, expected > configuration.maximumResponseSize {
             throw ImageDownloadError(.tooLarge, "Content-Length \(expected) exceeds the limit of \(configuration.maximumResponseSize) bytes")
@@ -83,41 +126,55 @@ extension ImageDownloader {
         reportProgress(operationID, DownloadProgress(url: url, receivedBytes: 0, expectedBytes: expected))
         var data = Data()
         data.reserveCapacity(min(expected ?? 64 * 1024, configuration.maximumResponseSize))
-        var sniffed = false
-        for try await chunk in response.body {
-            guard data.count + chunk.readableBytes <= configuration.maximumResponseSize else {
-                throw ImageDownloadError(.tooLarge, "the body exceeds the limit of \(configuration.maximumResponseSize) bytes")
+        // Encrypted bytes say nothing until decrypted: no sniffing, no partial images.
+        let decryptor = configuration.decryptor
+        var sniffed = decryptor != nil
+        let feeder = ProgressiveFeeder(coders: coders, interval: configuration.minimumProgressiveInterval, clock: configuration.clock)
+        do {
+            for try await chunk in response.body {
+                guard data.count + chunk.readableBytes <= configuration.maximumResponseSize else {
+                    throw ImageDownloadError(.tooLarge, "the body exceeds the limit of \(configuration.maximumResponseSize) bytes")
+                }
+                data.append(contentsOf: chunk.readableBytesView)
+                if !sniffed, data.count >= Self.sniffLength {
+                    sniffed = true
+                    try checkContent(head, data)
+                }
+                let subscribers = decryptor == nil ? state.withLock { $0.subscribers(of: operationID) } : []
+                for (subscriber, image) in feeder.feed(data, expectedBytes: expected, subscribers: subscribers) {
+                    subscriber.partial?(image)
+                }
+                reportProgress(operationID, DownloadProgress(url: url, receivedBytes: data.count, expectedBytes: expected))
             }
-            data.append(contentsOf: chunk.readableBytesView)
-            if !sniffed, data.count >= Self.sniffLength {
-                sniffed = true
-                try checkContent(head, data)
-            }
-            reportProgress(operationID, DownloadProgress(url: url, receivedBytes: data.count, expectedBytes: expected))
+        } catch let error as ImageDownloadError {
+            throw error
+        } catch {
+            let classified = Self.classify(error)
+            guard classified.code == .network else { throw classified }
+            throw ImageDownloadError(.network, "the connection broke after \(Self.describe(data.count, of: expected))", underlying: error)
+        }
+        if let expected, data.count < expected {
+            throw ImageDownloadError(.network, "the body ended after \(Self.describe(data.count, of: expected))")
         }
         guard !data.isEmpty else {
             throw ImageDownloadError(.emptyBody, "the server sent no bytes (status \(head.statusCode))")
         }
-        if !sniffed { try checkContent(head, data) }
-        return (data, head)
+        if let decryptor {
+            do {
+                data = try decryptor(data, head)
+            } catch {
+                throw ImageDownloadError(.decryptionFailed, "the decryptor failed", underlying: error)
+            }
+            try checkContent(head, data)
+        } else if !sniffed {
+            try checkContent(head, data)
+        }
+        return .body(data, head)
     }
 
-    /// The request for `url`: configured headers, credentials and per-request TLS options (SPEC DL-54, DL-56).
-    func makeRequest(url: URL, options: DownloadOptions) -> HTTPClientRequest {
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.method = .GET
-        for (name, value) in configuration.headers where !value.isEmpty {
-            request.headers.replaceOrAdd(name: name, value: value)
-        }
-        if let credentials = configuration.credentials, !request.headers.contains(name: "Authorization") {
-            request.headers.replaceOrAdd(name: "Authorization", value: credentials.authorizationHeader)
-        }
-        if options.contains(.allowInvalidSSLCertificates) {
-            var tls = TLSConfiguration.makeClientConfiguration()
-            tls.certificateVerification = .none
-            request.tlsConfiguration = tls
-        }
-        return request
+    /// "12 of 100 bytes", or "12 bytes" when the size is unknown.
+    static func describe(_ received: Int, of expected: Int?) -> String {
+        expected.map { "\(received) of \($0) bytes" } ?? "\(received) bytes"
     }
 
     /// Rejects a response head whose status or declared type is not acceptable (SPEC OP-27, K-09).
@@ -143,6 +200,7 @@ extension ImageDownloader {
     }
 
     private func reportProgress(_ operationID: UInt64, _ progress: DownloadProgress) {
+        if broadcaster.hasListeners { broadcaster.yield(.progress(progress)) }
         for subscriber in state.withLock({ $0.subscribers(of: operationID) }) {
             subscriber.progress?(progress)
         }

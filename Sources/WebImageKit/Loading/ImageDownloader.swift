@@ -27,10 +27,13 @@ public final class ImageDownloader: Sendable {
     public let configuration: Configuration
     /// The coders that decode downloaded bytes.
     public let coders: ImageCodersManager
+    /// The in-memory cookies of requests made with ``DownloadOptions/handleCookies`` (SPEC DL-06).
+    public let cookies = CookieJar()
     let logger: Logger
     let client: HTTPClient
     private let ownedGroup: MultiThreadedEventLoopGroup?
     let state: Mutex<DownloaderState>
+    let broadcaster = DownloadEventBroadcaster()
 
     /// Creates a downloader; call ``shutdown()`` when done with it, or use ``withImageDownloader(configuration:coders:logger:_:)``.
     /// - Parameters:
@@ -82,6 +85,7 @@ public final class ImageDownloader: Sendable {
             task.cancel()
             await task.value
         }
+        broadcaster.finish()
         try await client.shutdown()
         try await ownedGroup?.shutdownGracefully()
     }
@@ -129,6 +133,9 @@ public final class ImageDownloader: Sendable {
     ///   - options: Priority and other per-request flags.
     ///   - decoding: How to decode for this caller; callers with equal options share one decode.
     ///   - progress: Called as bytes arrive, from the cooperative thread pool.
+    ///   - partial: With ``DownloadOptions/progressiveLoad``, called with full-size partial images while
+    ///     bytes arrive, at most once per ``Configuration/minimumProgressiveInterval`` and never with
+    ///     the final image (SPEC DL-02, K-11). Partial images must not be cached.
     ///   - completion: Called exactly once unless the token is cancelled first.
     /// - Returns: A token whose ``DownloadToken/cancel()`` removes only this caller.
     @discardableResult
@@ -137,11 +144,32 @@ public final class ImageDownloader: Sendable {
         options: DownloadOptions = [],
         decoding: ImageDecodingOptions = .init(),
         progress: (@Sendable (DownloadProgress) -> Void)? = nil,
+        partial: (@Sendable (Image) -> Void)? = nil,
         completion: @escaping @Sendable (Result<DownloadResult, ImageDownloadError>) -> Void
     ) -> DownloadToken {
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = url.host, !host.isEmpty
-        else {
+        subscribe(url, options: options, validators: nil, decoding: decoding, progress: progress, partial: partial) { result in
+            completion(result.flatMap { outcome in
+                switch outcome {
+                case .modified(let result): .success(result)
+                // Unreachable: without validators a 304 is a bad status (SPEC K-09).
+                case .notModified(let response): .failure(ImageDownloadError(.badStatus(response.statusCode), "not modified"))
+                }
+            })
+        }
+    }
+
+    /// Adds a caller to the download of `url` (conditional when `validators` is non-empty), queueing a
+    /// new download when none is in flight for the same URL and validators.
+    func subscribe(
+        _ url: URL,
+        options: DownloadOptions,
+        validators: Validators?,
+        decoding: ImageDecodingOptions,
+        progress: (@Sendable (DownloadProgress) -> Void)?,
+        partial: (@Sendable (Image) -> Void)?,
+        completion: @escaping @Sendable (Result<RevalidationResult, ImageDownloadError>) -> Void
+    ) -> DownloadToken {
+        guard canLoad(url) else {
             let error = ImageDownloadError(.invalidURL, "\(url.absoluteString) is not an http(s) URL")
             Task { completion(.failure(error)) }
             return DownloadToken(url: url, downloader: nil, operation: 0, subscriber: 0)
@@ -151,12 +179,16 @@ public final class ImageDownloader: Sendable {
             decoding.scaleDownLimitBytes = ImageDecodingOptions.defaultScaleDownLimitBytes
         }
         let subscriberDecoding = decoding
+        let validators = validators?.isEmpty == false ? validators : nil
+        // A conditional request is shared only with callers sending the same validators.
+        let key = validators.map { "\(url.absoluteString)\n\($0.etag ?? "")\n\($0.lastModified ?? "")" } ?? url.absoluteString
         let ids: (operation: UInt64, subscriber: UInt64)? = state.withLock { state in
             guard !state.isShutDown else { return nil }
-            let ids = state.subscribe(url: url, key: url.absoluteString, options: options) { id in
+            let ids = state.subscribe(url: url, key: key, options: options, validators: validators) { id in
                 DownloadSubscriber(
                     id: id, priority: DownloadPriority(options), decoding: subscriberDecoding,
-                    progress: progress, completion: completion
+                    progress: progress, partial: options.contains(.progressiveLoad) ? partial : nil,
+                    completion: completion
                 )
             }
             startReady(&state)
@@ -187,7 +219,7 @@ public final class ImageDownloader: Sendable {
     }
 
     /// Calls each subscriber's completion with `result`.
-    func deliver(_ result: Result<DownloadResult, ImageDownloadError>, to subscribers: [DownloadSubscriber]) {
+    func deliver(_ result: Result<RevalidationResult, ImageDownloadError>, to subscribers: [DownloadSubscriber]) {
         for subscriber in subscribers { subscriber.completion(result) }
     }
 }

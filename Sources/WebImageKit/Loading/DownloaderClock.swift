@@ -1,0 +1,28 @@
+/// The time source of an ``ImageDownloader``: when it is, and how to wait. Tests inject a manual one so
+/// that throttling and retry back-off need no real waiting.
+///
+/// ```swift
+/// var configuration = ImageDownloader.Configuration()
+/// configuration.clock = DownloaderClock(now: { .zero }, sleep: { _ in })  // time stands still
+/// ```
+public struct DownloaderClock: Sendable {
+    /// The time elapsed since some fixed, arbitrary origin; it never goes backwards.
+    public var now: @Sendable () -> Duration
+    /// Waits for the given duration, throwing `CancellationError` when the task is cancelled.
+    public var sleep: @Sendable (Duration) async throws -> Void
+
+    /// Creates a clock from its two functions.
+    public init(now: @escaping @Sendable () -> Duration, sleep: @escaping @Sendable (Duration) async throws -> Void) {
+        self.now = now
+        self.sleep = sleep
+    }
+
+    /// The real, monotonic clock (`ContinuousClock`).
+    public static let continuous: DownloaderClock = {
+        let origin = ContinuousClock.now
+        return DownloaderClock(
+            now: { ContinuousClock.now - origin },
+            sleep: { try await Task.sleep(for: $0, clock: .continuous) }
+        )
+    }()
+}

@@ -1,0 +1,47 @@
+import AsyncHTTPClient
+import Foundation
+import NIOHTTP1
+import NIOSSL
+
+extension ImageDownloader {
+    /// The request for `url`: configured headers, credentials, validators, then the headers filter and
+    /// the request modifier, and per-request TLS options (SPEC DL-14, DL-54, DL-56; issue item 5).
+    /// - Throws: ``ImageDownloadError/Code/cancelled`` when the request modifier returns `nil`.
+    func makeRequest(url: URL, options: DownloadOptions, validators: Validators?) async throws -> HTTPClientRequest {
+        var headers = HTTPHeaders()
+        for (name, value) in configuration.headers where !value.isEmpty {
+            headers.replaceOrAdd(name: name, value: value)
+        }
+        if let credentials = configuration.credentials, !headers.contains(name: "Authorization") {
+            headers.replaceOrAdd(name: "Authorization", value: credentials.authorizationHeader)
+        }
+        for header in validators?.requestHeaders ?? [] {
+            headers.replaceOrAdd(name: header.name, value: header.value)
+        }
+        if options.contains(.handleCookies), let cookie = cookies.header(for: url) {
+            headers.replaceOrAdd(name: "Cookie", value: cookie)
+        }
+        var target = url
+        if configuration.headersFilter != nil || configuration.requestModifier != nil {
+            var fields = Dictionary(headers.map { ($0.name, $0.value) }) { "\($0), \($1)" }
+            if let filter = configuration.headersFilter { fields = filter(url, fields) }
+            if let modifier = configuration.requestModifier {
+                guard let modified = await modifier(DownloadRequest(url: url, headers: fields)) else {
+                    throw ImageDownloadError.cancelled("the request modifier cancelled the request")
+                }
+                target = modified.url
+                fields = modified.headers
+            }
+            headers = HTTPHeaders(fields.map { ($0.key, $0.value) })
+        }
+        var request = HTTPClientRequest(url: target.absoluteString)
+        request.method = .GET
+        request.headers = headers
+        if options.contains(.allowInvalidSSLCertificates) {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.certificateVerification = .none
+            request.tlsConfiguration = tls
+        }
+        return request
+    }
+}

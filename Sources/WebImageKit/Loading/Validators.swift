@@ -1,0 +1,46 @@
+/// The HTTP validators of a stored response, `ETag` and `Last-Modified`, that make a conditional
+/// request possible (issue item 6; SPEC K-09).
+///
+/// ```swift
+/// let first = try await downloader.image(for: url)
+/// store(first.data, first.validators)          // the cache keeps them beside the bytes
+/// switch try await downloader.revalidate(url, validators: first.validators) {
+/// case .notModified: break                       // keep using the stored bytes
+/// case .modified(let fresh): store(fresh.data, fresh.validators)
+/// }
+/// ```
+public struct Validators: Sendable, Hashable {
+    /// The entity tag, exactly as the server sent it (quotes and any `W/` prefix included).
+    public var etag: String?
+    /// The `Last-Modified` date, exactly as the server sent it.
+    public var lastModified: String?
+
+    /// Creates validators.
+    public init(etag: String? = nil, lastModified: String? = nil) {
+        self.etag = etag
+        self.lastModified = lastModified
+    }
+
+    /// Whether there is neither an entity tag nor a date (no conditional request is possible).
+    public var isEmpty: Bool { etag == nil && lastModified == nil }
+
+    /// The request headers of a conditional GET: `If-None-Match` and `If-Modified-Since`.
+    public var requestHeaders: [(name: String, value: String)] {
+        var headers: [(name: String, value: String)] = []
+        if let etag { headers.append(("If-None-Match", etag)) }
+        if let lastModified { headers.append(("If-Modified-Since", lastModified)) }
+        return headers
+    }
+}
+
+extension DownloadResponse {
+    /// The response's `ETag` and `Last-Modified`, to store with the bytes for a later ``ImageDownloader/revalidate(_:validators:options:decoding:progress:)``.
+    public var validators: Validators {
+        Validators(etag: value(forHeader: "etag"), lastModified: value(forHeader: "last-modified"))
+    }
+}
+
+extension DownloadResult {
+    /// The response's validators (see ``DownloadResponse/validators``).
+    public var validators: Validators { response.validators }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+import WebImageKit
+
+/// The per-downloader in-memory cookie jar (SPEC DL-06, DL-53).
+@Suite struct CookieTests {
+    @Test func setCookieIsStoredAndSentBackToTheSameHostWithTheOption() async throws {
+        let server = try TestImageServer()
+        try await server.run { base in
+            try await withImageDownloader { downloader in
+                _ = try await downloader.image(for: base.appendingPathComponent("cookie/set"), options: [.handleCookies])
+                #expect(downloader.cookies.cookies(for: base) == ["session": "abc123", "theme": "dark"])
+                _ = try await downloader.image(for: base.appendingPathComponent("image/next.png"), options: [.handleCookies])
+                _ = try await downloader.image(for: base.appendingPathComponent("image/plain.png"))
+            }
+            #expect(await server.log.headers(of: "/cookie/set").first?["cookie"] == nil)
+            #expect(await server.log.headers(of: "/image/next.png").first?["cookie"] == "session=abc123; theme=dark")
+            #expect(await server.log.headers(of: "/image/plain.png").first?["cookie"] == nil)
+        }
+    }
+
+    @Test func withoutTheOptionNothingIsStored() async throws {
+        let server = try TestImageServer()
+        try await server.run { base in
+            try await withImageDownloader { downloader in
+                _ = try await downloader.image(for: base.appendingPathComponent("cookie/set"))
+                #expect(downloader.cookies.cookies(for: base).isEmpty)
+            }
+        }
+    }
+
+    @Test func maxAgeZeroDeletesAStoredCookie() throws {
+        let jar = CookieJar()
+        let url = try #require(URL(string: "http://example.test/a"))
+        jar.store(setCookieHeaders: ["a=1", "b=2; Max-Age=60"], from: url)
+        jar.store(setCookieHeaders: ["a=gone; Max-Age=0"], from: url)
+        #expect(jar.cookies(for: url) == ["b": "2"])
+        #expect(jar.header(for: try #require(URL(string: "http://other.test/"))) == nil)
+    }
+}

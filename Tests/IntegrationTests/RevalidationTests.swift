@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+import WebImageKit
+
+/// Conditional requests with stored validators (issue item 6; SPEC DL-03, DL-04, K-09).
+@Suite struct RevalidationTests {
+    @Test func aStoredETagOrDateRevalidatesAsNotModifiedWithoutAnImage() async throws {
+        let server = try TestImageServer()
+        try await server.run { base in
+            try await withImageDownloader { downloader in
+                let url = base.appendingPathComponent("etag")
+                let first = try await downloader.image(for: url)
+                #expect(first.validators == Validators(etag: "\"v1\"", lastModified: "Sun, 01 Nov 2026 10:00:00 GMT"))
+
+                let byTag = try await downloader.revalidate(url, validators: Validators(etag: first.validators.etag))
+                guard case .notModified(let response) = byTag else {
+                    Issue.record("expected not modified, got \(byTag)")
+                    return
+                }
+                #expect(response.statusCode == 304)
+                #expect(byTag.result == nil)
+
+                let byDate = try await downloader.revalidate(url, validators: Validators(lastModified: first.validators.lastModified))
+                #expect(byDate.result == nil)
+            }
+        }
+    }
+
+    @Test func aChangedResourceRevalidatesAsModifiedWithTheNewImage() async throws {
+        let server = try TestImageServer()
+        try await server.run { base in
+            try await withImageDownloader { downloader in
+                let outcome = try await downloader.revalidate(base.appendingPathComponent("etag"), validators: Validators(etag: "\"v0\""))
+                let result = try #require(outcome.result)
+                #expect(result.image.pixelSize == PixelSize(width: 16, height: 8))
+                #expect(result.validators.etag == "\"v1\"")
+            }
+        }
+    }
+
+    @Test func a304ToARequestWithoutValidatorsIsABadStatus() async throws {  // SPEC K-09
+        let server = try TestImageServer()
+        try await server.run { base in
+            let error = try await ImageDownloaderTests.error(base.appendingPathComponent("status/304"))
+            #expect(error?.code == .badStatus(304))
+        }
+    }
+}
