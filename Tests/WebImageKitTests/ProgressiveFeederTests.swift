@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import WebImageCore
 @testable import WebImageKit
@@ -8,7 +7,7 @@ import WebImageCore
 @Suite struct ProgressiveFeederTests {
     /// A clock the test moves by hand.
     final class ManualClock: Sendable {
-        let time = Mutex<Duration>(.zero)
+        let time = LockedValue<Duration>(.zero)
         var clock: DownloaderClock { DownloaderClock(now: { [self] in time.withLock { $0 } }, sleep: { _ in }) }
         func advance(_ duration: Duration) { time.withLock { $0 += duration } }
     }

@@ -1,6 +1,5 @@
 import CGIF
 import Foundation
-import Synchronization
 
 // The only file that talks to giflib 5.2.1. giflib reports failures as return codes (it never
 // longjmps and never prints), so it is driven from Swift: bytes come from memory through a read
@@ -306,7 +305,7 @@ enum GIFLib {
     }
 
     /// giflib's quantiser keeps its sort axis in a static variable, so calls must not overlap.
-    private static let quantizerLock = Mutex(())
+    private static let quantizerLock = LockedValue(())
 
     /// Median-cut quantisation of planar RGB to at most `colorCount` colours (giflib's `GifQuantizeBuffer`):
     /// fills `indices` (one per pixel) and returns the palette as RGB triples.

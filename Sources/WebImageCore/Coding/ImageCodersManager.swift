@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 
 /// A registry of coders that is itself a coder (SPEC CD-13, CD-14, K-23).
 ///
@@ -13,11 +12,11 @@ import Synchronization
 /// let image = try coders.decode(data)
 /// ```
 public final class ImageCodersManager: ImageDecoding, ImageEncoding {
-    private let state: Mutex<[any ImageCoding]>
+    private let state: LockedValue<[any ImageCoding]>
 
     /// Creates a registry holding `coders`, the last with the highest priority.
     public init(coders: [any ImageCoding] = []) {
-        state = Mutex(coders)
+        state = LockedValue(coders)
     }
 
     /// The registered coders, highest priority first (the reverse of the order they were added in, as in SDWebImage).

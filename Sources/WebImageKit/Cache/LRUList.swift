@@ -2,7 +2,7 @@
 /// in one array, with a dictionary from key to node index.
 ///
 /// A hit (``touch(_:)``) only relinks two indices, so it allocates nothing; freed slots are reused
-/// through a free list. Not thread-safe: ``MemoryCacheStorage`` keeps it behind a `Mutex`. Values are `AnyObject`, so this
+/// through a free list. Not thread-safe: ``MemoryCacheStorage`` keeps it behind a `LockedValue`. Values are `AnyObject`, so this
 /// code is compiled once, fully optimised, whatever the cache's value type.
 struct LRUList {
     /// One entry, linked to its neighbours by array index (`-1` for none).

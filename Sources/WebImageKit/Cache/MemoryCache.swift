@@ -1,7 +1,7 @@
 /// A thread-safe, strict least-recently-used memory cache keyed by `String`, with a total cost limit,
 /// a count limit, an optional time to live and SDWebImage's optional weak side-table (SPEC MC-01…MC-05, K-03).
 ///
-/// Every operation takes one `Mutex` once; a hit relinks two indices in preallocated storage and allocates
+/// Every operation takes one lock once; a hit relinks two indices in preallocated storage and allocates
 /// nothing. When a store pushes the cache over a limit, the least recently used entries are evicted.
 /// With ``MemoryCacheConfiguration/usesWeakCache`` on, an evicted value that something else still
 /// holds is found again by ``value(forKey:)`` and re-inserted with its cost. Safe to use from any thread

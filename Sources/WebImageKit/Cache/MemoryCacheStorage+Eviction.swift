@@ -1,4 +1,3 @@
-import Synchronization
 
 extension MemoryCacheStorage {
     func removeAll(keepingWeakReferences: Bool) {

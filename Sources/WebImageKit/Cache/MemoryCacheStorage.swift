@@ -1,10 +1,9 @@
-import Synchronization
 
 /// The locked state of a ``MemoryCache``: the LRU list, the weak table and the limits, holding values as
 /// `AnyObject` so this code is compiled once, fully specialised, whatever the cache's value type
 /// (unspecialised generic code would cost runtime metadata work on every hit).
 ///
-/// Every method takes the one `Mutex` once. Values released by an operation (evicted, replaced) are
+/// Every method takes the one `LockedValue` lock once. Values released by an operation (evicted, replaced) are
 /// returned out of the lock, so their deinitialisers never run while it is held.
 final class MemoryCacheStorage: Sendable {
     struct State {
@@ -35,11 +34,11 @@ final class MemoryCacheStorage: Sendable {
         var value: AnyObject?
     }
 
-    let state: Mutex<State>
+    let state: LockedValue<State>
     let now: @Sendable () -> ContinuousClock.Instant
 
     init(configuration: MemoryCacheConfiguration, now: @escaping @Sendable () -> ContinuousClock.Instant) {
-        self.state = Mutex(State(configuration: configuration))
+        self.state = LockedValue(State(configuration: configuration))
         self.now = now
     }
 
@@ -56,15 +55,10 @@ final class MemoryCacheStorage: Sendable {
         withExtendedLifetime(released) {}
     }
 
-    /// Runs `body` with the state locked, telling ThreadSanitizer about the lock (see ``ThreadSanitizerAnnotations``).
+    /// Runs `body` with the state locked.
     @inline(__always)
     func locked<R: Sendable>(_ body: (inout State) -> R) -> R {
-        let token = Unmanaged.passUnretained(self).toOpaque()
-        return state.withLock { state in
-            ThreadSanitizerAnnotations.acquire(token)
-            defer { ThreadSanitizerAnnotations.release(token) }
-            return body(&state)
-        }
+        state.withLock(body)
     }
 
     var count: Int { locked { $0.list.count } }

@@ -3,7 +3,7 @@
 /// found again and re-inserted as it was.
 ///
 /// Dead references are swept in bulk once the table has doubled since the last sweep, so the work is
-/// amortised O(1) per insertion. Not thread-safe: ``MemoryCacheStorage`` keeps it behind a `Mutex`.
+/// amortised O(1) per insertion. Not thread-safe: ``MemoryCacheStorage`` keeps it behind a `LockedValue`.
 struct WeakValueTable {
     /// A weak reference with the entry's bookkeeping.
     struct Entry {

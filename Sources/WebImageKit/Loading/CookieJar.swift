@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 
 /// An in-memory cookie store, one per ``ImageDownloader``, used by requests with
 /// ``DownloadOptions/handleCookies`` (SPEC DL-06, DL-53).
@@ -9,7 +8,7 @@ import Synchronization
 /// `Max-Age` deletes a cookie; other attributes, expiry dates included, are ignored. Nothing is
 /// written to disk.
 public final class CookieJar: Sendable {
-    private let storage = Mutex<[String: [String: String]]>([:])
+    private let storage = LockedValue<[String: [String: String]]>([:])
 
     /// Creates an empty jar.
     public init() {}

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Hands every ``DownloadEvent`` to each open ``ImageDownloader/events()`` stream.
 final class DownloadEventBroadcaster: Sendable {
@@ -9,7 +8,7 @@ final class DownloadEventBroadcaster: Sendable {
         var isFinished = false
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     /// Whether any stream is open (so that events need not be built).
     var hasListeners: Bool { state.withLock { !$0.continuations.isEmpty } }

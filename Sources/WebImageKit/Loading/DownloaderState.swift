@@ -12,7 +12,7 @@ struct DownloadSubscriber: Sendable {
     let completion: @Sendable (Result<RevalidationResult, ImageDownloadError>) -> Void
 }
 
-/// Everything the downloader shares between threads, kept behind one `Mutex` (SPEC DL-28, DL-48, DL-59).
+/// Everything the downloader shares between threads, kept behind one `LockedValue` (SPEC DL-28, DL-48, DL-59).
 ///
 /// A state machine without I/O: it decides which operation a caller attaches to, which operations may
 /// start, and what a cancel means; ``ImageDownloader`` does what it says outside the lock.

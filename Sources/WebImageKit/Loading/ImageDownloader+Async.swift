@@ -1,6 +1,5 @@
 public import Foundation
 public import WebImageCore
-import Synchronization
 
 extension ImageDownloader {
     /// Downloads and decodes the image at `url`, sharing the network request with every other caller
@@ -93,7 +92,7 @@ private final class DownloadWaiter<Value: Sendable>: Sendable {
         var isDone = false
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     /// Stores the continuation; returns false (having resumed it) when the task was already cancelled.
     func install(_ continuation: CheckedContinuation<Value, any Error>) -> Bool {

@@ -4,7 +4,6 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOSSL
-import Synchronization
 import WebImageCore
 
 extension ImageDownloader {

@@ -4,7 +4,6 @@ public import WebImageCore
 import AsyncHTTPClient
 import NIOCore
 import NIOPosix
-import Synchronization
 
 /// Downloads images over HTTP(S) on one shared `HTTPClient`: one network request per URL however
 /// many callers ask, a concurrency limit with priorities, and decoding off the event loops (SPEC section 1).
@@ -32,7 +31,7 @@ public final class ImageDownloader: Sendable {
     let logger: Logger
     let client: HTTPClient
     private let ownedGroup: MultiThreadedEventLoopGroup?
-    let state: Mutex<DownloaderState>
+    let state: LockedValue<DownloaderState>
     let broadcaster = DownloadEventBroadcaster()
 
     /// Creates a downloader; call ``shutdown()`` when done with it, or use ``withImageDownloader(configuration:coders:logger:_:)``.
@@ -65,7 +64,7 @@ public final class ImageDownloader: Sendable {
         )
         clientConfiguration.httpVersion = .automatic
         client = HTTPClient(eventLoopGroup: group, configuration: clientConfiguration, backgroundActivityLogger: logger)
-        state = Mutex(DownloaderState(
+        state = LockedValue(DownloaderState(
             maximumConcurrentDownloads: configuration.maximumConcurrentDownloads,
             executionOrder: configuration.executionOrder
         ))

@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-import Synchronization
 import WebImageKit
 
 /// A fresh directory under the system temporary directory, removed by ``remove()``.
@@ -26,7 +25,7 @@ struct TemporaryDirectory {
 /// A manual clock for time-to-live tests.
 final class TestClock: Sendable {
     private let base = ContinuousClock.now
-    private let offset = Mutex<Duration>(.zero)
+    private let offset = LockedValue<Duration>(.zero)
 
     var now: ContinuousClock.Instant { base + offset.withLock { $0 } }
     func advance(by duration: Duration) { offset.withLock { $0 += duration } }
@@ -34,8 +33,8 @@ final class TestClock: Sendable {
 
 /// A manual wall clock for disk expiry tests.
 final class TestDate: Sendable {
-    private let value: Mutex<Date>
-    init(_ date: Date = Date()) { value = Mutex(date) }
+    private let value: LockedValue<Date>
+    init(_ date: Date = Date()) { value = LockedValue(date) }
     var now: Date { value.withLock { $0 } }
     func set(_ date: Date) { value.withLock { $0 = date } }
 }
