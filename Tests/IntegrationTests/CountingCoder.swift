@@ -1,11 +1,10 @@
 import Foundation
-import Synchronization
 import WebImageKit
 
 /// Decodes PNG through the built-in coder and counts the calls.
 final class CountingCoder: ImageCoding {
     private let png = PNGCoder()
-    private let count = Mutex(0)
+    private let count = LockedValue(0)
 
     var decodeCount: Int { count.withLock { $0 } }
 

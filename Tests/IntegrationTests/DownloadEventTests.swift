@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import WebImageKit
 
@@ -21,7 +20,7 @@ import WebImageKit
     /// Runs one download of `path` and returns every event and the names of the notifications posted for it.
     static func record(_ path: String, server: TestImageServer) async throws -> (events: [DownloadEvent], notifications: [Notification.Name]) {
         try await server.run { base in
-            let notifications = Mutex<[Notification.Name]>([])
+            let notifications = LockedValue<[Notification.Name]>([])
             let downloader = ImageDownloader()
             let names: [Notification.Name] = [.imageDownloadStart, .imageDownloadReceiveResponse, .imageDownloadStop, .imageDownloadFinish]
             let observers = names.map { name in

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import WebImageKit
 
@@ -84,7 +83,7 @@ import WebImageKit
         try await server.run { base in
             try await withImageDownloader { downloader in
                 var events = server.events.makeAsyncIterator()
-                let called = Mutex(false)
+                let called = LockedValue(false)
                 let url = base.appendingPathComponent("drip")
                 let first = downloader.download(url) { _ in called.withLock { $0 = true } }
                 let second = downloader.download(url) { _ in called.withLock { $0 = true } }
@@ -272,7 +271,7 @@ import WebImageKit
         let server = try TestImageServer()
         try await server.run { base in
             try await withImageDownloader { downloader in
-                let reports = Mutex<[DownloadProgress]>([])
+                let reports = LockedValue<[DownloadProgress]>([])
                 let result = try await downloader.image(for: URL(string: "\(base)/large?bytes=200000")!) { progress in
                     reports.withLock { $0.append(progress) }
                 }

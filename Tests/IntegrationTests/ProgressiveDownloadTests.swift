@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import WebImageKit
 
@@ -51,7 +50,7 @@ import WebImageKit
         let server = try TestImageServer()
         try await server.run { base in
             try await withImageDownloader { downloader in
-                let partials = Mutex(0)
+                let partials = LockedValue(0)
                 await server.gates.release("/progressive/rest")
                 let result = try await downloader.image(for: base.appendingPathComponent("progressive")) { _ in
                 } partial: { _ in

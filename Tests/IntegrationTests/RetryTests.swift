@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import WebImageKit
 
@@ -7,7 +6,7 @@ import WebImageKit
 @Suite struct RetryTests {
     /// A clock whose `sleep` records the wait and returns at once.
     final class RecordingClock: Sendable {
-        let sleeps = Mutex<[Duration]>([])
+        let sleeps = LockedValue<[Duration]>([])
         var clock: DownloaderClock {
             DownloaderClock(now: { .zero }, sleep: { [self] delay in sleeps.withLock { $0.append(delay) } })
         }

@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-import Synchronization
 import Testing
 import WebImageKit
 
@@ -111,7 +110,7 @@ import WebImageKit
 
 /// A flag set from several threads.
 final class LockedFlag: Sendable {
-    private let flag = Mutex(false)
+    private let flag = LockedValue(false)
     func set() { flag.withLock { $0 = true } }
     var value: Bool { flag.withLock { $0 } }
 }
