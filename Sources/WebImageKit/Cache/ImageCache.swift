@@ -54,7 +54,8 @@ public final class ImageCache: Sendable {
         (self.sweeps, self.sweepContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
         if let interval = configuration.sweepInterval { startSweeping(every: interval) }
         if configuration.cleansOnStart {
-            Task { [weak self] in _ = try? await self?.cleanExpired() }
+            // Queued now, so it runs before any disk operation issued after init returns.
+            diskCache.enqueue { storage in _ = try? storage.clean() }
         }
     }
 

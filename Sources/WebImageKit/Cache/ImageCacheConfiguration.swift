@@ -32,7 +32,8 @@ extension ImageCache {
         public var serializer: CacheSerializer?
         /// How often the periodic sweep runs ``ImageCache/cleanExpired()``; `nil` (default) means never.
         public var sweepInterval: Duration?
-        /// Whether ``ImageCache/cleanExpired()`` runs once, in the background, when the cache is created. Default: `false`.
+        /// Whether the disk is cleaned once when the cache is created, queued on its I/O queue ahead of any later
+        /// disk operation (the stand-in for the seeds' clean at app start/termination). Default: `false`.
         public var cleansOnStart: Bool
 
         /// Creates a configuration; every parameter defaults to the value documented on its property.
