@@ -172,4 +172,17 @@ import WebImageKit
         #expect(await cache.image(forKey: "k", cacheType: .memory) == nil)
         #expect(await cache.image(forKey: "k", cacheType: .disk)?.cacheType == .disk)
     }
+
+    @Test func ic20ADiskHitCarriesTheImageItsBytesAndTheCacheType() async throws {
+        let root = try TemporaryDirectory()
+        defer { root.remove() }
+        let cache = ImageCacheFixture.cache(root)
+        let png = try ImageCacheFixture.png()
+        try await cache.store(nil, data: png, forKey: "k")
+        let result: CacheQueryResult? = await withCheckedContinuation { continuation in
+            cache.queryImage(forKey: "k") { continuation.resume(returning: $0) }
+        }
+        let hit = try #require(result)
+        #expect(hit.image?.pixelSize == PixelSize(width: 4, height: 3) && hit.data == png && hit.cacheType == .disk)
+    }
 }

@@ -120,7 +120,7 @@ import WebImageKit
         #expect(try await cache.totalDiskSize() >= 15000)
     }
 
-    @Test func sharedIsTheDefaultNamespaceAndNamespacesHaveTheirOwnDirectories() throws {
+    @Test func ic08AndIC11SharedIsTheDefaultNamespaceAndNamespacesHaveTheirOwnDirectories() throws {
         let root = try TemporaryDirectory()
         defer { root.remove() }
         #expect(ImageCache.shared.namespace == "default")
@@ -154,5 +154,18 @@ import WebImageKit
         }
         #expect(cache.imageFromMemory(forKey: "k") === ImageCacheFixture.opaque)
         #expect(await cache.image(forKey: "k")?.cacheType == .memory)
+    }
+
+    @Test func theConfigurationReachesTheMemoryAndDiskParts() throws {
+        let root = try TemporaryDirectory()
+        defer { root.remove() }
+        let cache = ImageCacheFixture.cache(root) { configuration in
+            configuration.memory.usesWeakCache = false
+            configuration.memory.countLimit = 7
+            configuration.disk.maxSize = 1234
+        }
+        #expect(!cache.memoryCache.configuration.usesWeakCache && cache.memoryCache.configuration.countLimit == 7)
+        #expect(cache.diskCache.storage.configuration.maxSize == 1234)
+        #expect(ImageCache.Configuration().cachesImagesInMemory && ImageCache.Configuration().sweepInterval == nil)
     }
 }
