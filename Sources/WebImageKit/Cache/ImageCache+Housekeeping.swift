@@ -1,0 +1,51 @@
+import Synchronization
+
+extension ImageCache {
+    /// Housekeeping without an app lifecycle (IC-31, DC-08): removes expired memory entries (time to live),
+    /// then cleans the disk (expired entries, then size).
+    @discardableResult
+    public func cleanExpired() async throws(DiskCacheError) -> DiskCleanResult {
+        memoryCache.removeExpired()
+        return try await diskCache.clean()
+    }
+
+    /// Starts (or restarts) the periodic sweep: every `interval`, ``cleanExpired()`` runs and its result is
+    /// yielded to ``sweeps``. The sweep stops on ``stopSweeping()`` or when the cache is released.
+    public func startSweeping(every interval: Duration) {
+        let task = Task.detached(priority: .background) { [weak self] in
+            while !Task.isCancelled {
+                do { try await Task.sleep(for: interval) } catch { return }
+                guard let cache = self else { return }
+                if let result = try? await cache.cleanExpired(), !Task.isCancelled {
+                    cache.sweepContinuation.yield(result)
+                }
+            }
+        }
+        let previous = withSweeper { current in
+            defer { current = task }
+            return current
+        }
+        previous?.cancel()
+    }
+
+    /// Stops the periodic sweep, if one runs.
+    public func stopSweeping() {
+        withSweeper { current in
+            defer { current = nil }
+            return current
+        }?.cancel()
+    }
+
+    /// Whether a periodic sweep is running.
+    public var isSweeping: Bool { withSweeper { $0 != nil } }
+
+    /// Runs `body` on the sweep task slot under its lock, telling ThreadSanitizer about the lock.
+    func withSweeper<R>(_ body: (inout Task<Void, Never>?) -> R) -> R {
+        let token = Unmanaged.passUnretained(self).toOpaque()
+        return sweeper.withLock { current in
+            ThreadSanitizerAnnotations.acquire(token)
+            defer { ThreadSanitizerAnnotations.release(token) }
+            return body(&current)
+        }
+    }
+}

@@ -1,0 +1,119 @@
+public import Foundation
+
+extension ImageCache {
+    /// Looks `key` up: memory first, then disk (IC-18, IC-19, IC-21, MC-07, MC-08, K-07).
+    ///
+    /// A memory hit returns without suspending and without disk I/O unless ``ImageCacheOptions/queryMemoryData``
+    /// is set (then the bytes are read too and the result still reports ``ImageCacheType/memory``). A disk
+    /// hit is decoded with `decoding` (default ``Configuration/decodingOptions``), scaled by the key's
+    /// `@2x`/`@3x`, and promoted to memory; a file that does not decode is removed and is a miss.
+    /// Cancelling the calling task abandons the lookup and returns `nil`.
+    /// - Parameter cacheType: where to look: ``ImageCacheType/all`` (default), memory or disk only.
+    public func image(
+        forKey key: String, options: ImageCacheOptions = [],
+        decoding: ImageDecodingOptions? = nil, cacheType: ImageCacheType = .all
+    ) async -> CacheQueryResult? {
+        let decoding = decoding ?? configuration.decodingOptions
+        let memoryImage = cacheType.includesMemory ? imageFromMemory(forKey: key) : nil
+        if let memoryImage, !options.contains(.queryMemoryData) {
+            return CacheQueryResult(image: memoryImage, cacheType: .memory)
+        }
+        guard cacheType.includesDisk else { return nil }
+        if isSynchronous(options, memoryHit: memoryImage != nil) {
+            return diskCache.sync { lookUpDisk($0, key: key, decoding: decoding, memoryImage: memoryImage) }
+        }
+        let operation = CacheQueryOperation()
+        let result: CacheQueryResult? = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                diskCache.enqueue { storage in
+                    let result = operation.isCancelled
+                        ? nil : self.lookUpDisk(storage, key: key, decoding: decoding, memoryImage: memoryImage)
+                    continuation.resume(returning: result)
+                }
+            }
+        } onCancel: {
+            operation.cancel()
+        }
+        return Task.isCancelled ? nil : result
+    }
+
+    /// The callback form of ``image(forKey:options:decoding:cacheType:)`` (IC-18, K-07).
+    ///
+    /// A memory hit (without ``ImageCacheOptions/queryMemoryData``), a query that cannot reach the disk and a
+    /// synchronous query (``ImageCacheOptions/queryDiskDataSync``, ``ImageCacheOptions/queryMemoryDataSync``)
+    /// call `completion` before returning and return `nil`. Otherwise the lookup runs on the I/O queue,
+    /// `completion` runs there, and the returned operation can cancel it: a cancelled query never calls back.
+    @discardableResult
+    public func queryImage(
+        forKey key: String, options: ImageCacheOptions = [], decoding: ImageDecodingOptions? = nil,
+        cacheType: ImageCacheType = .all, completion: @escaping @Sendable (CacheQueryResult?) -> Void
+    ) -> CacheQueryOperation? {
+        let decoding = decoding ?? configuration.decodingOptions
+        let memoryImage = cacheType.includesMemory ? imageFromMemory(forKey: key) : nil
+        if let memoryImage, !options.contains(.queryMemoryData) {
+            completion(CacheQueryResult(image: memoryImage, cacheType: .memory))
+            return nil
+        }
+        guard cacheType.includesDisk else {
+            completion(nil)
+            return nil
+        }
+        if isSynchronous(options, memoryHit: memoryImage != nil) {
+            completion(diskCache.sync { lookUpDisk($0, key: key, decoding: decoding, memoryImage: memoryImage) })
+            return nil
+        }
+        let operation = CacheQueryOperation()
+        diskCache.enqueue { storage in
+            guard !operation.isCancelled else { return }
+            let result = self.lookUpDisk(storage, key: key, decoding: decoding, memoryImage: memoryImage)
+            operation.finish { completion(result) }
+        }
+        return operation
+    }
+
+    /// The image in the memory cache for `key`, without touching the disk (IC-22); `nil` when memory is off.
+    public func imageFromMemory(forKey key: String) -> Image? {
+        configuration.cachesImagesInMemory ? memoryCache.value(forKey: key) : nil
+    }
+
+    /// Reads, decodes and promotes `key`'s disk entry, blocking the caller on the I/O queue (IC-22).
+    public func imageFromDisk(forKey key: String, decoding: ImageDecodingOptions? = nil) -> Image? {
+        let decoding = decoding ?? configuration.decodingOptions
+        return diskCache.sync { lookUpDisk($0, key: key, decoding: decoding, memoryImage: nil) }?.image
+    }
+
+    /// The bytes of `key`'s disk entry, read on the I/O queue, or `nil`.
+    public func diskData(forKey key: String) async -> Data? {
+        await diskCache.data(forKey: key)
+    }
+
+    /// Whether the query's disk part runs synchronously (K-07: QueryDiskSync, QueryMemoryDataSync).
+    private func isSynchronous(_ options: ImageCacheOptions, memoryHit: Bool) -> Bool {
+        memoryHit ? options.contains(.queryMemoryDataSync) : options.contains(.queryDiskDataSync)
+    }
+
+    /// The disk part of a query; runs on the I/O queue. With `memoryImage` only the bytes are read.
+    func lookUpDisk(
+        _ storage: DiskStorage, key: String, decoding: ImageDecodingOptions, memoryImage: Image?
+    ) -> CacheQueryResult? {
+        let entry = storage.entry(forKey: key)
+        if let memoryImage {
+            return CacheQueryResult(
+                image: memoryImage, data: entry?.data, extendedData: entry?.extendedData, cacheType: .memory)
+        }
+        guard let entry else { return nil }
+        let decoded: Image
+        do {
+            decoded = try coders.decode(entry.data, options: decoding)
+        } catch {
+            // A corrupt entry is a miss and is removed (read-only directories are never touched).
+            if entry.url.deletingLastPathComponent().standardizedFileURL.path == storage.directory.path {
+                try? storage.remove(forKey: key)
+            }
+            return nil
+        }
+        let image = decoding.scale == nil ? decoded.scaled(forKey: key) : decoded
+        if configuration.cachesImagesInMemory { memoryCache.setValue(image, forKey: key) }
+        return CacheQueryResult(image: image, data: entry.data, extendedData: entry.extendedData, cacheType: .disk)
+    }
+}

@@ -1,0 +1,129 @@
+public import Foundation
+import Synchronization
+
+/// A memory cache and a disk cache used as one (SDWebImage's `SDImageCache`, SPEC IC-01…IC-35).
+///
+/// Stores go to memory at once and to disk on the disk cache's serial I/O queue. Queries look in memory
+/// synchronously first; a hit never touches the disk unless ``ImageCacheOptions/queryMemoryData`` asks for
+/// the bytes. On a miss the disk (main directory, then read-only ones) is read on the I/O queue, decoded with
+/// the caller's decoding options, given the `@2x`/`@3x` scale of its key and promoted to memory. A file that
+/// does not decode is a miss and is removed. Every method is safe from any thread or task.
+///
+/// ```swift
+/// let cache = ImageCache.shared
+/// try await cache.store(image, data: bytes, forKey: url.absoluteString)
+/// if let hit = await cache.image(forKey: url.absoluteString) { use(hit.image, hit.cacheType) }
+/// ```
+public final class ImageCache: Sendable {
+    /// The cache of the `"default"` namespace under ``DiskStorage/defaultRoot(environment:)`` (IC-08).
+    public static let shared = ImageCache(namespace: "default")
+
+    /// The namespace: the disk directory's name under the root.
+    public let namespace: String
+    /// The options this cache was created with.
+    public let configuration: Configuration
+    /// The memory part (strict LRU, cost = pixel bytes).
+    public let memoryCache: MemoryCache<Image>
+    /// The disk part; its queue is the cache's I/O queue.
+    public let diskCache: DiskCache
+    /// The coders that decode disk hits and encode stores.
+    public let coders: ImageCodersManager
+    let sweeper: Mutex<Task<Void, Never>?>
+    let sweepContinuation: AsyncStream<DiskCleanResult>.Continuation
+    /// Yields the result of every periodic sweep (``Configuration/sweepInterval``, ``startSweeping(every:)``).
+    /// Keeps only the newest unread result; meant for one consumer (tests, metrics).
+    public let sweeps: AsyncStream<DiskCleanResult>
+
+    /// Creates a cache whose disk directory is `<root>/<namespace>` (IC-09…IC-11).
+    /// - Parameters:
+    ///   - namespace: the directory name; characters outside `[A-Za-z0-9_-]` become `_`.
+    ///   - root: the parent directory; `nil` is ``DiskStorage/defaultRoot(environment:)``.
+    ///   - coders: the coders for disk hits and stores; default ``ImageCodersManager/shared``.
+    public init(
+        namespace: String = "default",
+        root: URL? = nil,
+        configuration: Configuration = Configuration(),
+        coders: ImageCodersManager = .shared
+    ) {
+        self.namespace = namespace
+        self.configuration = configuration
+        self.memoryCache = MemoryCache<Image>(configuration: configuration.memory)
+        self.diskCache = DiskCache(namespace: namespace, root: root, configuration: configuration.disk)
+        self.coders = coders
+        self.sweeper = Mutex(nil)
+        (self.sweeps, self.sweepContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+        if let interval = configuration.sweepInterval { startSweeping(every: interval) }
+        if configuration.cleansOnStart {
+            // Queued now, so it runs before any disk operation issued after init returns.
+            diskCache.enqueue { storage in _ = try? storage.clean() }
+        }
+    }
+
+    deinit {
+        withSweeper { $0?.cancel() }
+        sweepContinuation.finish()
+    }
+
+    /// Stores an image and/or its bytes for `key` (IC-14, IC-15, IC-16, K-06).
+    ///
+    /// Memory gets `image` at once (when ``Configuration/cachesImagesInMemory``). The disk gets, on the I/O
+    /// queue: the ``Configuration/serializer``'s bytes, else `data`, else `image` encoded as PNG when it has
+    /// alpha and JPEG otherwise. With neither image nor data nothing is stored.
+    /// - Parameters:
+    ///   - extendedData: stored beside the disk entry (for example HTTP validators).
+    ///   - cacheType: ``ImageCacheType/memory``, ``ImageCacheType/disk`` or ``ImageCacheType/all`` (default).
+    /// - Throws: ``ImageCacheError`` when encoding or the disk write fails; memory is stored regardless.
+    public func store(
+        _ image: Image?, data: Data? = nil, forKey key: String,
+        extendedData: Data? = nil, cacheType: ImageCacheType = .all
+    ) async throws(ImageCacheError) {
+        if cacheType.includesMemory, configuration.cachesImagesInMemory, let image {
+            memoryCache.setValue(image, forKey: key)
+        }
+        guard cacheType.includesDisk, image != nil || data != nil else { return }
+        let failure: ImageCacheError? = await diskCache.run { storage in
+            self.writeToDisk(storage, image: image, data: data, key: key, extendedData: extendedData)
+        }
+        if let failure { throw failure }
+    }
+
+    /// The callback form of ``store(_:data:forKey:extendedData:cacheType:)``; `completion` runs on the
+    /// I/O queue with `nil` on success (or at once when there is nothing to write to disk).
+    public func store(
+        _ image: Image?, data: Data? = nil, forKey key: String, extendedData: Data? = nil,
+        cacheType: ImageCacheType = .all, completion: (@Sendable (ImageCacheError?) -> Void)? = nil
+    ) {
+        if cacheType.includesMemory, configuration.cachesImagesInMemory, let image {
+            memoryCache.setValue(image, forKey: key)
+        }
+        guard cacheType.includesDisk, image != nil || data != nil else {
+            completion?(nil)
+            return
+        }
+        diskCache.enqueue { storage in
+            let failure = self.writeToDisk(storage, image: image, data: data, key: key, extendedData: extendedData)
+            completion?(failure)
+        }
+    }
+
+    /// Turns the store's inputs into bytes and writes them; runs on the I/O queue.
+    func writeToDisk(
+        _ storage: DiskStorage, image: Image?, data: Data?, key: String, extendedData: Data?
+    ) -> ImageCacheError? {
+        var bytes = configuration.serializer?(image, data, key) ?? data
+        if bytes == nil, let image {
+            do {
+                bytes = try coders.encode(image, as: .unknown, options: configuration.encodingOptions)
+            } catch {
+                return ImageCacheError(.encodingFailed, key: key, underlying: error)
+            }
+        }
+        guard let bytes else { return nil }
+        do throws(DiskCacheError) {
+            try storage.store(bytes, forKey: key, extendedData: extendedData)
+            return nil
+        } catch {
+            return ImageCacheError(.diskFailed, key: key, underlying: error)
+        }
+    }
+}

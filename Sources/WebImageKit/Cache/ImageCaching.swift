@@ -1,0 +1,29 @@
+public import Foundation
+
+/// A cache the image pipeline can query and fill: ``ImageCache`` is the default implementation, and
+/// ``ImageCachesManager`` combines several (SDWebImage's `SDImageCache` protocol).
+///
+/// Threading contract: every method may be called from any task concurrently; none blocks the caller's
+/// thread on I/O. `cacheType` selects the parts of the cache a call targets (``ImageCacheType/all``: every part).
+public protocol ImageCaching: AnyObject, Sendable {
+    /// Looks `key` up; `nil` on a miss (or when the calling task is cancelled).
+    func image(
+        forKey key: String, options: ImageCacheOptions, decoding: ImageDecodingOptions?, cacheType: ImageCacheType
+    ) async -> CacheQueryResult?
+
+    /// Stores an image and/or its encoded bytes (and optional extended data) for `key`.
+    func store(
+        _ image: Image?, data: Data?, forKey key: String, extendedData: Data?, cacheType: ImageCacheType
+    ) async throws
+
+    /// Removes `key`.
+    func remove(forKey key: String, cacheType: ImageCacheType) async throws
+
+    /// Where `key` is cached: ``ImageCacheType/memory``, ``ImageCacheType/disk`` or ``ImageCacheType/none``.
+    func contains(_ key: String, cacheType: ImageCacheType) async -> ImageCacheType
+
+    /// Empties the targeted parts.
+    func clear(cacheType: ImageCacheType) async throws
+}
+
+extension ImageCache: ImageCaching {}
