@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A disk query in flight, returned by ``ImageCache/queryImage(forKey:options:decoding:cacheType:completion:)``.
 ///
@@ -6,7 +5,7 @@ import Synchronization
 /// it has no effect. Safe to use from any thread.
 public final class CacheQueryOperation: Sendable {
     private enum State { case pending, cancelled, finished }
-    private let state = Mutex(State.pending)
+    private let state = LockedValue(State.pending)
 
     /// Creates a pending operation.
     public init() {}
@@ -33,10 +32,7 @@ public final class CacheQueryOperation: Sendable {
     }
 
     private func locked<R>(_ body: (inout State) -> R) -> R {
-        let token = Unmanaged.passUnretained(self).toOpaque()
         return state.withLock { state in
-            ThreadSanitizerAnnotations.acquire(token)
-            defer { ThreadSanitizerAnnotations.release(token) }
             return body(&state)
         }
     }

@@ -1,4 +1,3 @@
-import Synchronization
 
 extension ImageCache {
     /// Housekeeping without an app lifecycle (IC-31, DC-08): removes expired memory entries (time to live),
@@ -39,12 +38,9 @@ extension ImageCache {
     /// Whether a periodic sweep is running.
     public var isSweeping: Bool { withSweeper { $0 != nil } }
 
-    /// Runs `body` on the sweep task slot under its lock, telling ThreadSanitizer about the lock.
+    /// Runs `body` on the sweep task slot under its lock.
     func withSweeper<R>(_ body: (inout Task<Void, Never>?) -> R) -> R {
-        let token = Unmanaged.passUnretained(self).toOpaque()
         return sweeper.withLock { current in
-            ThreadSanitizerAnnotations.acquire(token)
-            defer { ThreadSanitizerAnnotations.release(token) }
             return body(&current)
         }
     }

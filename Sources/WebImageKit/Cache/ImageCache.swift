@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 
 /// A memory cache and a disk cache used as one (SDWebImage's `SDImageCache`, SPEC IC-01…IC-35).
 ///
@@ -28,7 +27,7 @@ public final class ImageCache: Sendable {
     public let diskCache: DiskCache
     /// The coders that decode disk hits and encode stores.
     public let coders: ImageCodersManager
-    let sweeper: Mutex<Task<Void, Never>?>
+    let sweeper: LockedValue<Task<Void, Never>?>
     let sweepContinuation: AsyncStream<DiskCleanResult>.Continuation
     /// Yields the result of every periodic sweep (``Configuration/sweepInterval``, ``startSweeping(every:)``).
     /// Keeps only the newest unread result; meant for one consumer (tests, metrics).
@@ -50,7 +49,7 @@ public final class ImageCache: Sendable {
         self.memoryCache = MemoryCache<Image>(configuration: configuration.memory)
         self.diskCache = DiskCache(namespace: namespace, root: root, configuration: configuration.disk)
         self.coders = coders
-        self.sweeper = Mutex(nil)
+        self.sweeper = LockedValue(nil)
         (self.sweeps, self.sweepContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
         if let interval = configuration.sweepInterval { startSweeping(every: interval) }
         if configuration.cleansOnStart {

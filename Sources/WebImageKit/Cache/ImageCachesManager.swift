@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 
 /// Several caches used as one, in priority order (SDWebImage's `SDImageCachesManager`).
 ///
@@ -20,11 +19,11 @@ public final class ImageCachesManager: ImageCaching {
         var removePolicy = ImageCachesPolicy.concurrent
         var clearPolicy = ImageCachesPolicy.concurrent
     }
-    private let state: Mutex<State>
+    private let state: LockedValue<State>
 
     /// Creates a manager over `caches`, the first with the highest priority.
     public init(caches: [any ImageCaching] = []) {
-        state = Mutex(State(caches: caches))
+        state = LockedValue(State(caches: caches))
     }
 
     /// The caches, highest priority first.
@@ -151,10 +150,7 @@ public final class ImageCachesManager: ImageCaching {
     }
 
     private func locked<R>(_ body: (inout State) -> R) -> R {
-        let token = Unmanaged.passUnretained(self).toOpaque()
         return state.withLock { state in
-            ThreadSanitizerAnnotations.acquire(token)
-            defer { ThreadSanitizerAnnotations.release(token) }
             return body(&state)
         }
     }

@@ -1,6 +1,5 @@
 import Dispatch
 public import Foundation
-import Synchronization
 
 /// Measures the caches for `scripts/bench-cache.sh` (issue 4's benchmark): memory get/set latency,
 /// disk store/query throughput and the time to clean a directory to half its size.
@@ -87,7 +86,7 @@ public enum CacheBenchmark {
         for (key, value) in zip(keys, values) { cache.setValue(value, forKey: key) }
         let order = (0..<count).shuffled()
         let batches = max(1, operations / batchSize / threads)
-        let samples = Mutex<[Double]>([])
+        let samples = LockedValue<[Double]>([])
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
             var index = thread * 7919
             var local: [Double] = []

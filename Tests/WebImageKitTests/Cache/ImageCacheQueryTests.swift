@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 import Testing
 import WebImageKit
 
@@ -25,7 +24,7 @@ import WebImageKit
         try await cache.store(ImageCacheFixture.opaque, forKey: "k", cacheType: .memory)
         let blocker = QueueBlocker(cache)          // a hit must not need the I/O queue
         defer { blocker.release() }
-        let called = Mutex<CacheQueryResult?>(nil)
+        let called = LockedValue<CacheQueryResult?>(nil)
         let operation = cache.queryImage(forKey: "k") { result in called.withLock { $0 = result } }
         #expect(operation == nil)
         let result = try #require(called.withLock { $0 })
@@ -41,7 +40,7 @@ import WebImageKit
         try await cache.store(ImageCacheFixture.opaque, data: png, forKey: "k")
         let async = try #require(await cache.image(forKey: "k", options: .queryMemoryData))
         #expect(async.cacheType == .memory && async.image === ImageCacheFixture.opaque && async.data == png)
-        let called = Mutex<CacheQueryResult?>(nil)
+        let called = LockedValue<CacheQueryResult?>(nil)
         let operation = cache.queryImage(forKey: "k", options: [.queryMemoryData, .queryMemoryDataSync]) { result in
             called.withLock { $0 = result }
         }
@@ -53,7 +52,7 @@ import WebImageKit
         defer { root.remove() }
         let cache = ImageCacheFixture.cache(root)
         try await cache.store(nil, data: try ImageCacheFixture.png(), forKey: "k")
-        let called = Mutex<CacheQueryResult?>(nil)
+        let called = LockedValue<CacheQueryResult?>(nil)
         let operation = cache.queryImage(forKey: "k", options: .queryDiskDataSync) { result in called.withLock { $0 = result } }
         #expect(operation == nil && called.withLock { $0?.cacheType } == .disk)
     }
@@ -64,7 +63,7 @@ import WebImageKit
         let cache = ImageCacheFixture.cache(root)
         try await cache.store(nil, data: try ImageCacheFixture.png(), forKey: "k")
         let blocker = QueueBlocker(cache)
-        let calls = Mutex(0)
+        let calls = LockedValue(0)
         let cancelled = try #require(cache.queryImage(forKey: "k") { _ in calls.withLock { $0 += 1 } })
         let kept = try #require(cache.queryImage(forKey: "k") { _ in calls.withLock { $0 += 10 } })
         cancelled.cancel()

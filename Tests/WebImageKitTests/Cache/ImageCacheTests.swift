@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import WebImageKit
 
@@ -48,7 +47,7 @@ import WebImageKit
         let plain = ImageCacheFixture.cache(root, namespace: "plain")
         try await plain.store(ImageCacheFixture.opaque, data: original, forKey: "k")
         #expect(await plain.diskData(forKey: "k") == original)
-        let seen = Mutex<String?>(nil)
+        let seen = LockedValue<String?>(nil)
         let serialized = ImageCacheFixture.cache(root, namespace: "serialized") { configuration in
             configuration.serializer = { _, data, key in
                 seen.withLock { $0 = key }
