@@ -23,6 +23,7 @@ demo: deps
 bench: deps
 	scripts/bench-codecs.sh
 	scripts/bench-thumbnails.sh
+	scripts/bench-cache.sh
 
 clean:
 	rm -rf .build .build-* demo-output samples
