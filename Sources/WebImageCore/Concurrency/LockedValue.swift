@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+package import Glibc
 #elseif canImport(Musl)
-import Musl
+package import Musl
 #elseif canImport(Darwin)
-import Darwin
+package import Darwin
 #endif
 
 /// A value guarded by a `pthread_mutex_t`: the one lock every WebImageKit module uses for small hot state.
@@ -14,8 +14,8 @@ import Darwin
 /// ThreadSanitizer intercepts `pthread_mutex_lock`, so this lock needs no annotations. Uncontended it costs
 /// about the same, and it never allocates after `init`.
 package final class LockedValue<Value>: @unchecked Sendable {
-    private var value: Value
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline var value: Value
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     /// Creates a lock holding `value`.
     package init(_ value: Value) {
@@ -32,7 +32,7 @@ package final class LockedValue<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the value. Do not call back into the same lock from `body`.
-    @inline(__always)
+    @inlinable
     package func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
