@@ -304,8 +304,9 @@ enum GIFLib {
         return output
     }
 
-    /// giflib's quantiser keeps its sort axis in a static variable, so calls must not overlap.
-    private static let quantizerLock = LockedValue(())
+    /// giflib's quantiser keeps its sort axis in a static variable, so calls must not overlap. The lock
+    /// counts the calls (a real value: ThreadSanitizer mistakes accesses to a zero-size one for races).
+    private static let quantizerLock = LockedValue(0)
 
     /// Median-cut quantisation of planar RGB to at most `colorCount` colours (giflib's `GifQuantizeBuffer`):
     /// fills `indices` (one per pixel) and returns the palette as RGB triples.
@@ -318,8 +319,9 @@ enum GIFLib {
         }
         var table = [GifColorType](repeating: GifColorType(Red: 0, Green: 0, Blue: 0), count: 256)
         var size = Int32(min(max(colorCount, 2), 256))
-        let result = quantizerLock.withLock { _ in
-            GifQuantizeBuffer(UInt32(pixelCount), 1, &size, &red, &green, &blue, &indices, &table)
+        let result = quantizerLock.withLock { calls in
+            calls &+= 1
+            return GifQuantizeBuffer(UInt32(pixelCount), 1, &size, &red, &green, &blue, &indices, &table)
         }
         guard result == GIF_OK, size > 0 else {
             throw ImageCodingError(.encodingFailed, format: .gif, "colour quantisation failed")

@@ -14,8 +14,9 @@ package import Darwin
 /// ThreadSanitizer intercepts `pthread_mutex_lock`, so this lock needs no annotations. Uncontended it costs
 /// about the same, and it never allocates after `init`.
 package final class LockedValue<Value>: @unchecked Sendable {
-    @usableFromInline var value: Value
+    // Use a real value, not `()`: ThreadSanitizer takes accesses to a zero-size value for races.
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline var value: Value
 
     /// Creates a lock holding `value`.
     package init(_ value: Value) {
