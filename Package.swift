@@ -79,9 +79,12 @@ let package = Package(
             dependencies: [
                 "WebImageKit", "webimage",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            resources: [.copy("Fixtures")],
             swiftSettings: upcomingFeatures
         ),
     ]

@@ -3,11 +3,11 @@ import Foundation
 import WebImageKit
 
 @main
-struct WebImageCommand: ParsableCommand {
+struct WebImageCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "webimage",
         abstract: "Inspect, convert and decode images with WebImageKit.",
-        subcommands: [InfoCommand.self, ConvertCommand.self, DecodeCommand.self, SamplesCommand.self, CacheCommand.self, BenchCacheCommand.self]
+        subcommands: [InfoCommand.self, ConvertCommand.self, DecodeCommand.self, SamplesCommand.self, CacheCommand.self, BenchCacheCommand.self, BenchDownloadCommand.self]
     )
 }
 

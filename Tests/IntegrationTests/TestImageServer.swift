@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdTLS
 import Logging
 import NIOCore
 import WebImageKit
@@ -36,11 +37,12 @@ final class TestImageServer: Sendable {
         largePNG = try ImageCodersManager.shared.encode(Image(pixels: .samplePattern(width: 256, height: 256)), as: .png, options: .init())
     }
 
-    /// Runs `body` with the server listening; `body` gets the base URL.
-    func run<T: Sendable>(_ body: @Sendable (URL) async throws -> T) async throws -> T {
+    /// Runs `body` with the server listening; `body` gets the base URL (`https` when `tls` is given).
+    func run<T: Sendable>(tls: TLSConfiguration? = nil, _ body: @Sendable (URL) async throws -> T) async throws -> T {
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
             router: makeRouter(),
+            server: try tls.map { try .tls(tlsConfiguration: $0) } ?? .http1(),
             configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in portSink.yield(channel.localAddress?.port ?? 0) },
             logger: Self.quietLogger
@@ -48,7 +50,8 @@ final class TestImageServer: Sendable {
         let serverTask = Task { try await app.runService(gracefulShutdownSignals: []) }
         defer { serverTask.cancel() }
         var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next(), port > 0, let base = URL(string: "http://127.0.0.1:\(port)") else {
+        guard let port = await iterator.next(), port > 0,
+            let base = URL(string: "\(tls == nil ? "http" : "https")://127.0.0.1:\(port)") else {
             throw CancellationError()
         }
         let result = try await body(base)
@@ -117,10 +120,13 @@ final class TestImageServer: Sendable {
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: png)))
         }
         router.get("flaky/:name") { request, _ in
-            // 503 for the first two requests of each path (with `Retry-After: 7` unless `?plain`), then the PNG.
+            // 503 for the first two requests of each path (with `Retry-After: 7`, as a date 7 s ahead with
+            // `?date`, none with `?plain`), then the PNG.
             guard await log.count(request.uri.path) > 2 else {
-                let plain = request.uri.queryParameters.get("plain") != nil
-                return Response(status: .serviceUnavailable, headers: plain ? [:] : [.retryAfter: "7"])
+                let query = request.uri.queryParameters
+                if query.get("plain") != nil { return Response(status: .serviceUnavailable) }
+                let retryAfter = query.get("date") != nil ? Self.httpDate(Date().addingTimeInterval(7)) : "7"
+                return Response(status: .serviceUnavailable, headers: [.retryAfter: retryAfter])
             }
             return Self.imageResponse(png)
         }
@@ -186,6 +192,15 @@ final class TestImageServer: Sendable {
         router.get("loop/a") { _, _ in Response(status: .found, headers: [.location: "/loop/b"]) }
         router.get("loop/b") { _, _ in Response(status: .found, headers: [.location: "/loop/a"]) }
         return router
+    }
+
+    /// `date` as an IMF-fixdate, the form HTTP headers use.
+    static func httpDate(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
     }
 
     private static func imageResponse(_ png: Data) -> Response {

@@ -26,6 +26,10 @@ public struct ImageDownloadError: Error, Sendable, CustomStringConvertible {
         case cancelled
         /// The connection failed; ``ImageDownloadError/underlying`` holds the transport error.
         case network
+        /// The TLS handshake failed, most often because the server's certificate is not trusted (self-signed,
+        /// expired, another host's); permanent. ``DownloadOptions/allowInvalidSSLCertificates`` turns
+        /// certificate verification off for one request.
+        case tlsFailed
         /// Redirects went round in a loop or exceeded ``ImageDownloader/Configuration/maximumRedirects``.
         case tooManyRedirects
         /// The bytes arrived but could not be decoded; ``ImageDownloadError/underlying`` is the ``ImageCodingError``.
@@ -48,6 +52,7 @@ public struct ImageDownloadError: Error, Sendable, CustomStringConvertible {
             case .timeout: "timeout"
             case .cancelled: "cancelled"
             case .network: "network"
+            case .tlsFailed: "tlsFailed"
             case .tooManyRedirects: "tooManyRedirects"
             case .decodeFailed: "decodeFailed"
             case .emptyBody: "emptyBody"
@@ -64,7 +69,8 @@ public struct ImageDownloadError: Error, Sendable, CustomStringConvertible {
     public let message: String
     /// The error that caused this one: a transport error for ``Code/network``, an ``ImageCodingError`` for ``Code/decodeFailed``.
     public let underlying: (any Error & Sendable)?
-    /// Whether the server asked for the transient failure to be retried later (a 429 or 503 `Retry-After`, in seconds).
+    /// How long the server asked the client to wait before retrying (the `Retry-After` of a 429 or 503, in
+    /// seconds or as an HTTP date).
     public let retryAfter: Duration?
 
     /// Creates an error.
@@ -82,7 +88,7 @@ public struct ImageDownloadError: Error, Sendable, CustomStringConvertible {
         switch code {
         case .timeout, .network: true
         case .badStatus(let status): [408, 429, 502, 503, 504].contains(status)
-        case .invalidURL, .badContentType, .tooLarge, .cancelled, .tooManyRedirects, .decodeFailed, .emptyBody, .notFound, .rejected, .decryptionFailed: false
+        case .invalidURL, .badContentType, .tooLarge, .cancelled, .tlsFailed, .tooManyRedirects, .decodeFailed, .emptyBody, .notFound, .rejected, .decryptionFailed: false
         }
     }
 

@@ -179,10 +179,9 @@ extension ImageDownloader {
     /// Rejects a response head whose status or declared type is not acceptable (SPEC OP-27, K-09).
     private func validate(_ head: DownloadResponse) throws {
         guard configuration.acceptableStatusCodes.contains(head.statusCode) else {
-            let retryAfter = head.value(forHeader: "retry-after").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
             throw ImageDownloadError(
                 .badStatus(head.statusCode), "the server answered \(head.statusCode)",
-                retryAfter: retryAfter.map { .seconds($0) }
+                retryAfter: head.value(forHeader: "retry-after").flatMap { RetryAfter.delay(from: $0) }
             )
         }
         guard configuration.acceptsDeclaredType(head.mimeType) else {
@@ -220,6 +219,9 @@ extension ImageDownloader {
             default:
                 break
             }
+        }
+        if error is NIOSSLError || error is BoringSSLError {
+            return ImageDownloadError(.tlsFailed, "the TLS handshake failed (is the certificate trusted?)", underlying: error)
         }
         return ImageDownloadError(.network, "the connection failed", underlying: error)
     }

@@ -30,6 +30,8 @@ public final class ImageDownloader: Sendable {
     public let cookies = CookieJar()
     let logger: Logger
     let client: HTTPClient
+    /// Whether this is ``shared``, which is never shut down.
+    private let isProcessWide: Bool
     private let ownedGroup: MultiThreadedEventLoopGroup?
     let state: LockedValue<DownloaderState>
     let broadcaster = DownloadEventBroadcaster()
@@ -39,11 +41,28 @@ public final class ImageDownloader: Sendable {
     ///   - configuration: Limits, headers and timeouts.
     ///   - coders: The coders that decode downloaded bytes (default: every built-in coder).
     ///   - logger: Where the downloader logs (default: a `WebImageKit.ImageDownloader` logger).
-    public init(
+    public convenience init(
         configuration: Configuration = Configuration(),
         coders: ImageCodersManager = .shared,
         logger: Logger = Logger(label: "WebImageKit.ImageDownloader")
     ) {
+        self.init(configuration: configuration, coders: coders, logger: logger, isProcessWide: false)
+    }
+
+    /// A downloader with the default configuration that lives as long as the process, for code that
+    /// does not manage one (SPEC DL-33). Like the original (DL-44), its ``shutdown()`` does nothing:
+    /// the process's exit ends its connections.
+    ///
+    /// ```swift
+    /// let result = try await ImageDownloader.shared.image(for: url)
+    /// ```
+    public static let shared = ImageDownloader(
+        configuration: Configuration(), coders: .shared,
+        logger: Logger(label: "WebImageKit.ImageDownloader.shared"), isProcessWide: true
+    )
+
+    private init(configuration: Configuration, coders: ImageCodersManager, logger: Logger, isProcessWide: Bool) {
+        self.isProcessWide = isProcessWide
         self.configuration = configuration
         self.coders = coders
         self.logger = logger
@@ -63,6 +82,9 @@ public final class ImageDownloader: Sendable {
             timeout: .init(connect: timeout, read: timeout)
         )
         clientConfiguration.httpVersion = .automatic
+        // A refused connection or a failed TLS handshake fails the request at once instead of being
+        // retried by the pool until the timeout: ``RetryPolicy`` is the one place retries are decided.
+        clientConfiguration.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroup: group, configuration: clientConfiguration, backgroundActivityLogger: logger)
         state = LockedValue(DownloaderState(
             maximumConcurrentDownloads: configuration.maximumConcurrentDownloads,
@@ -72,8 +94,9 @@ public final class ImageDownloader: Sendable {
 
     /// Stops the downloader: new requests fail with ``ImageDownloadError/Code/cancelled``, waiting and
     /// running downloads are cancelled (their subscribers get `cancelled`), and the HTTP client and any
-    /// event-loop group the downloader created are shut down. Call it once.
+    /// event-loop group the downloader created are shut down. Call it once. On ``shared`` it does nothing.
     public func shutdown() async throws {
+        guard !isProcessWide else { return }
         let (subscribers, tasks) = state.withLock { state in
             state.isShutDown = true
             let cancelled = state.cancelAll()

@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+import WebImageKit
+
+/// Progress as an `AsyncStream` (issue item 7), the shared downloader (SPEC DL-33, DL-44) and
+/// `Retry-After` given as a date.
+@Suite struct DownloadTaskTests {
+    @Test func theProgressStreamReportsEachChunkAndEndsWithTheDownload() async throws {
+        let server = try TestImageServer()
+        try await server.run { base in
+            try await withImageDownloader { downloader in
+                let task = downloader.downloadTask(for: URL(string: "\(base)/large?bytes=200000")!)
+                var reports: [DownloadProgress] = []
+                for await progress in task.progress { reports.append(progress) }
+                let result = try await task.result
+                #expect(reports.count > 1)
+                #expect(reports.allSatisfy { $0.expectedBytes == 200_000 && $0.url == task.url })
+                #expect(reports.last?.receivedBytes == result.data.count)
+            }
+        }
+    }
+
+    @Test func aCancelledTaskThrowsCancelledAndEndsItsStream() async throws {
+        let server = try TestImageServer()
+        try await server.run { base in
+            try await withImageDownloader { downloader in
+                let task = downloader.downloadTask(for: base.appendingPathComponent("held/task.png"))
+                task.cancel()
+                for await _ in task.progress {}
+                await #expect { _ = try await task.result } throws: { ($0 as? ImageDownloadError)?.code == .cancelled }
+            }
+        }
+    }
+
+    @Test func dl44TheSharedDownloaderWorksAndIgnoresShutdown() async throws {
+        let server = try TestImageServer()
+        try await server.run { base in
+            try await ImageDownloader.shared.shutdown()
+            let result = try await ImageDownloader.shared.image(for: base.appendingPathComponent("image/shared.png"))
+            #expect(result.image.pixelSize == PixelSize(width: 16, height: 8))
+            #expect(ImageDownloader.shared === ImageDownloader.shared)
+        }
+    }
+
+    @Test func retryAfterAsAnHTTPDateIsHonoured() async throws {
+        let server = try TestImageServer()
+        try await server.run { base in
+            let (clock, sleeps) = RetryTests.recordingClock()
+            try await withImageDownloader(configuration: RetryTests.configuration(clock)) { downloader in
+                _ = try await downloader.image(for: URL(string: "\(base)/flaky/date.png?date")!)
+            }
+            // The date is 7 s ahead when sent, to the second: between 5 and 8 s remain when it is read.
+            let waits = sleeps.sleeps.withLock { $0 }
+            #expect(waits.count == 2)
+            #expect(waits.allSatisfy { $0 > .seconds(5) && $0 <= .seconds(8) })
+        }
+    }
+}

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# The downloader beside curl (issue 5): 1,000 distinct small images, then 1,000 requests for one URL,
+# six transfers at once, from nginx on 127.0.0.1. Rewrites the "download" section of benchmarks/RESULTS.md.
+# Usage: scripts/bench-download.sh [count]   (default 1000)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+count="${1:-1000}"
+
+scripts/install-deps.sh nginx hyperfine curl >&2
+swift build -c release --product webimage >&2
+bin="$(swift build -c release --show-bin-path)/webimage"
+scratch="$(mktemp -d)"
+chmod 755 "$scratch"
+cleanup() { [[ -f $scratch/nginx.pid ]] && kill "$(cat "$scratch/nginx.pid")" 2>/dev/null; rm -rf "$scratch"; }
+trap cleanup EXIT
+
+# The images: one small JPEG (about 20 KB) under $count names; distinct URLs are what matters here.
+mkdir -p "$scratch/www"
+"$bin" samples "$scratch/src" --size 256x192 --only photo.jpg >/dev/null
+for ((i = 0; i < count; i++)); do ln "$scratch/src/photo.jpg" "$scratch/www/$i.jpg"; done
+image_bytes=$(stat -c %s "$scratch/src/photo.jpg")
+
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+cat > "$scratch/nginx.conf" <<CONF
+worker_processes 2;
+pid $scratch/nginx.pid;
+error_log $scratch/error.log;
+events { worker_connections 1024; }
+http {
+    access_log $scratch/access.log;
+    client_body_temp_path $scratch/tmp;
+    proxy_temp_path $scratch/tmp;
+    fastcgi_temp_path $scratch/tmp;
+    uwsgi_temp_path $scratch/tmp;
+    scgi_temp_path $scratch/tmp;
+    types { image/jpeg jpg; }
+    server { listen 127.0.0.1:$port; root $scratch/www; keepalive_requests 100000; }
+}
+CONF
+mkdir -p "$scratch/tmp"
+nginx -c "$scratch/nginx.conf"
+base="http://127.0.0.1:$port"
+for _ in $(seq 50); do curl -sf -o /dev/null "$base/0.jpg" && break; sleep 0.1; done
+
+for ((i = 0; i < count; i++)); do echo "$base/$i.jpg"; done > "$scratch/distinct.txt"
+for ((i = 0; i < count; i++)); do echo "$base/0.jpg"; done > "$scratch/same.txt"
+for list in distinct same; do
+    sed 's/.*/url = "&"\noutput = "\/dev\/null"/' "$scratch/$list.txt" > "$scratch/$list.curl"
+done
+
+# requests COMMAND...: how many requests one run of COMMAND made, from nginx's access log.
+requests() { : > "$scratch/access.log"; "$@" >/dev/null; sleep 0.2; wc -l < "$scratch/access.log"; }
+declare -A made
+for list in distinct same; do
+    made[webimage-$list]=$(requests "$bin" bench-download --url-file "$scratch/$list.txt" --concurrency 6)
+    made[curl-$list]=$(requests curl -s --parallel --parallel-max 6 -K "$scratch/$list.curl")
+    hyperfine --warmup 2 --runs 10 --export-json "$scratch/$list.json" \
+        -n "webimage-$list" "$bin bench-download --url-file $scratch/$list.txt --concurrency 6" \
+        -n "curl-$list" "curl -s --parallel --parallel-max 6 -K $scratch/$list.curl" >&2
+done
+"$bin" bench-download --url-file "$scratch/distinct.txt" --concurrency 6 > "$scratch/inprocess.json"
+hyperfine --runs 20 -n startup "$bin bench-download --url-file /dev/null" --export-json "$scratch/startup.json" >&2
+
+python3 - "$scratch" "$count" "$image_bytes" benchmarks/RESULTS.md \
+    "${made[webimage-distinct]}" "${made[curl-distinct]}" "${made[webimage-same]}" "${made[curl-same]}" <<'PY'
+import json, platform, subprocess, sys, datetime, re
+scratch, count, size, path = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+made = dict(zip(["webimage-distinct", "curl-distinct", "webimage-same", "curl-same"], sys.argv[5:9]))
+def means(name):
+    return {r["command"]: (r["mean"], r["stddev"] or 0.0) for r in json.load(open(f"{scratch}/{name}.json"))["results"]}
+startup = means("startup")["startup"][0]
+inprocess = json.load(open(f"{scratch}/inprocess.json"))
+cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.machine())
+swift = subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
+curl = subprocess.run(["curl", "--version"], capture_output=True, text=True).stdout.split()[1]
+nginx = subprocess.run(["nginx", "-v"], capture_output=True, text=True).stderr.strip().split("/")[-1]
+lines = [
+    "<!-- download:begin -->",
+    "## Downloader",
+    "",
+    f"Measured {datetime.date.today()} on {cpu}, {subprocess.run(['nproc'], capture_output=True, text=True).stdout.strip()} cores, "
+    f"Linux {platform.release()}; {swift}; curl {curl}; nginx {nginx} on 127.0.0.1 (2 workers).",
+    "",
+    f"Command: `scripts/bench-download.sh {count}`. {count:,} URLs requested at once, 6 transfers at a time: "
+    f"`webimage bench-download` (release; `ImageDownloader`, HTTP/1.1 keep-alive, **downloads and decodes** each "
+    f"{size:,}-byte 256×192 JPEG) beside `curl --parallel --parallel-max 6 -K list` (downloads to /dev/null, no decode). "
+    "hyperfine, 2 warm-up runs + 10 runs, mean ± σ in ms; the whole process is timed for both "
+    f"(webimage's start-up and shutdown alone: {startup * 1000:.0f} ms). Requests = lines in nginx's access log for one run.",
+    "",
+    "| workload | webimage ms | curl ms | ratio | webimage requests | curl requests |",
+    "| --- | ---: | ---: | ---: | ---: | ---: |",
+]
+for list, label in [("distinct", f"{count:,} distinct URLs"), ("same", f"{count:,} requests for one URL")]:
+    m = means(list)
+    ours, theirs = m[f"webimage-{list}"], m[f"curl-{list}"]
+    lines.append(f"| {label} | {ours[0]*1000:.0f} ± {ours[1]*1000:.0f} | {theirs[0]*1000:.0f} ± {theirs[1]*1000:.0f} | "
+                 f"{ours[0]/theirs[0]:.2f} | {made[f'webimage-{list}']} | {made[f'curl-{list}']} |")
+lines += [
+    "",
+    f"In process, without start-up: {inprocess['requested']:,} distinct images downloaded and decoded in "
+    f"{inprocess['seconds']*1000:.0f} ms ({inprocess['requested']/inprocess['seconds']:,.0f} images/s). "
+    "Ratio = webimage / curl; below 1 is faster. For one URL, webimage sends one request and shares it among all callers (SPEC DL-48).",
+    "<!-- download:end -->",
+]
+section = "\n".join(lines)
+text = open(path).read()
+if "<!-- download:begin -->" in text:
+    text = re.sub(r"<!-- download:begin -->.*?<!-- download:end -->", lambda _: section, text, flags=re.S)
+else:
+    text = text.rstrip("\n") + "\n\n" + section + "\n"
+open(path, "w").write(text)
+print(section)
+PY
