@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
@@ -55,6 +56,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -73,7 +75,11 @@ let package = Package(
             resources: [.copy("Fixtures")],
             swiftSettings: upcomingFeatures
         ),
-        .testTarget(name: "WebImageKitTests", dependencies: ["WebImageKit"], swiftSettings: upcomingFeatures),
+        .testTarget(
+            name: "WebImageKitTests",
+            dependencies: ["WebImageKit", .product(name: "MetricsTestKit", package: "swift-metrics")],
+            swiftSettings: upcomingFeatures
+        ),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [

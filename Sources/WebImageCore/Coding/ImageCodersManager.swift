@@ -85,3 +85,10 @@ public final class ImageCodersManager: ImageDecoding, ImageEncoding {
         return try encoder.encode(image, as: format, options: options)
     }
 }
+
+extension ImageCodersManager: Hashable {
+    /// Registries are equal only when they are the same object.
+    public static func == (lhs: ImageCodersManager, rhs: ImageCodersManager) -> Bool { lhs === rhs }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}

@@ -35,6 +35,9 @@ public struct ImageDecodingOptions: Hashable, Sendable {
     public var scaleDownLimitBytes: Int?
     /// Keep the encoded bytes in ``Image/data`` (for re-storing the original without re-encoding).
     public var keepsData: Bool
+    /// The coders to decode with instead of the decoding component's own (a per-request coder
+    /// override, SDWebImage's context coder); `nil` uses the component's. Compared by identity.
+    public var coders: ImageCodersManager?
 
     /// Creates options; the defaults decode every frame, keep the stored orientation and allow 100 megapixels.
     public init(
@@ -47,7 +50,8 @@ public struct ImageDecodingOptions: Hashable, Sendable {
         thumbnailPixelSize: PixelSize? = nil,
         preserveAspectRatio: Bool = true,
         scaleDownLimitBytes: Int? = nil,
-        keepsData: Bool = false
+        keepsData: Bool = false,
+        coders: ImageCodersManager? = nil
     ) {
         self.firstFrameOnly = firstFrameOnly
         self.scale = scale
@@ -59,10 +63,17 @@ public struct ImageDecodingOptions: Hashable, Sendable {
         self.preserveAspectRatio = preserveAspectRatio
         self.scaleDownLimitBytes = scaleDownLimitBytes
         self.keepsData = keepsData
+        self.coders = coders
     }
 }
 
 extension ImageDecodingOptions {
+    /// Whether these options decode the whole image: every frame, at full size. A reduced decode
+    /// (first frame, thumbnail, scale-down) must not be cached under the key of the full image.
+    public var decodesFullImage: Bool {
+        !firstFrameOnly && thumbnailPixelSize == nil && scaleDownLimitBytes == nil
+    }
+
     /// The size a decoded image of `size` must end up at under ``thumbnailPixelSize`` and
     /// ``scaleDownLimitBytes``, or `nil` when it stays as it is. Never larger than `size`.
     ///

@@ -6,7 +6,8 @@ extension ImageCache {
     /// A memory hit returns without suspending and without disk I/O unless ``ImageCacheOptions/queryMemoryData``
     /// is set (then the bytes are read too and the result still reports ``ImageCacheType/memory``). A disk
     /// hit is decoded with `decoding` (default ``Configuration/decodingOptions``), scaled by the key's
-    /// `@2x`/`@3x`, and promoted to memory; a file that does not decode is removed and is a miss.
+    /// `@2x`/`@3x`, and promoted to memory (unless `decoding` asks for a reduced image: a thumbnail, the first
+    /// frame, a scale-down); a file that does not decode is removed and is a miss.
     /// Cancelling the calling task abandons the lookup and returns `nil`.
     /// - Parameter cacheType: where to look: ``ImageCacheType/all`` (default), memory or disk only.
     public func image(
@@ -104,7 +105,7 @@ extension ImageCache {
         guard let entry else { return nil }
         let decoded: Image
         do {
-            decoded = try coders.decode(entry.data, options: decoding)
+            decoded = try (decoding.coders ?? coders).decode(entry.data, options: decoding)
         } catch {
             // A corrupt entry is a miss and is removed (read-only directories are never touched).
             if entry.url.deletingLastPathComponent().standardizedFileURL.path == storage.directory.path {
@@ -113,7 +114,8 @@ extension ImageCache {
             return nil
         }
         let image = decoding.scale == nil ? decoded.scaled(forKey: key) : decoded
-        if configuration.cachesImagesInMemory { memoryCache.setValue(image, forKey: key) }
+        // A reduced decode (thumbnail, first frame) is not the image this key names: do not promote it.
+        if configuration.cachesImagesInMemory, decoding.decodesFullImage { memoryCache.setValue(image, forKey: key) }
         return CacheQueryResult(image: image, data: entry.data, extendedData: entry.extendedData, cacheType: .disk)
     }
 }

@@ -89,6 +89,22 @@ public final class ImageCachesManager: ImageCaching {
         }
     }
 
+    /// The image in memory for `key` in the first cache, in priority order, that has it.
+    public func imageFromMemory(forKey key: String) -> Image? {
+        for cache in caches {
+            if let image = cache.imageFromMemory(forKey: key) { return image }
+        }
+        return nil
+    }
+
+    /// The stored bytes of `key` from the first cache, in priority order, that has them.
+    public func storedData(forKey key: String, cacheType: ImageCacheType = .disk) async -> CacheQueryResult? {
+        for cache in caches {
+            if let hit = await cache.storedData(forKey: key, cacheType: cacheType) { return hit }
+        }
+        return nil
+    }
+
     /// Stores into the caches chosen by ``storePolicy``; every chosen cache is tried, then the first error is thrown.
     public func store(
         _ image: Image?, data: Data? = nil, forKey key: String,

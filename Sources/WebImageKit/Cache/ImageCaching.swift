@@ -11,6 +11,15 @@ public protocol ImageCaching: AnyObject, Sendable {
         forKey key: String, options: ImageCacheOptions, decoding: ImageDecodingOptions?, cacheType: ImageCacheType
     ) async -> CacheQueryResult?
 
+    /// The image in memory for `key`, synchronously, without touching the disk; `nil` on a miss or for a
+    /// cache without a memory part (the default). The manager's fast path uses it.
+    func imageFromMemory(forKey key: String) -> Image?
+
+    /// The stored bytes of `key` and their extended data, without decoding (``CacheQueryResult/image`` is
+    /// `nil`); `nil` when no part selected by `cacheType` holds bytes for it. The manager uses this to
+    /// derive a new thumbnail or transform from an original it already has.
+    func storedData(forKey key: String, cacheType: ImageCacheType) async -> CacheQueryResult?
+
     /// Stores an image and/or its encoded bytes (and optional extended data) for `key`.
     func store(
         _ image: Image?, data: Data?, forKey key: String, extendedData: Data?, cacheType: ImageCacheType
@@ -26,4 +35,14 @@ public protocol ImageCaching: AnyObject, Sendable {
     func clear(cacheType: ImageCacheType) async throws
 }
 
-extension ImageCache: ImageCaching {}
+extension ImageCaching {
+    public func imageFromMemory(forKey key: String) -> Image? { nil }
+}
+
+extension ImageCache: ImageCaching {
+    /// The disk entry's bytes and extended data (the memory cache keeps no bytes).
+    public func storedData(forKey key: String, cacheType: ImageCacheType = .disk) async -> CacheQueryResult? {
+        guard cacheType.includesDisk, let entry = await diskCache.entry(forKey: key) else { return nil }
+        return CacheQueryResult(image: nil, data: entry.data, extendedData: entry.extendedData, cacheType: .disk)
+    }
+}

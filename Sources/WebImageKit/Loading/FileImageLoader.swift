@@ -65,7 +65,7 @@ func decodeDownloaded(
         decoding.scaleDownLimitBytes = ImageDecodingOptions.defaultScaleDownLimitBytes
     }
     do {
-        return DownloadResult(image: try coders.decode(data, options: decoding), data: data, response: response)
+        return DownloadResult(image: try (decoding.coders ?? coders).decode(data, options: decoding), data: data, response: response)
     } catch {
         throw ImageDownloadError(.decodeFailed, "the bytes could not be decoded", underlying: error)
     }

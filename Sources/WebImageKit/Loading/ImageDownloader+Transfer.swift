@@ -73,7 +73,7 @@ extension ImageDownloader {
                     continue
                 }
                 do {
-                    let image = try coders.decode(data, options: subscriber.decoding)
+                    let image = try (subscriber.decoding.coders ?? coders).decode(data, options: subscriber.decoding)
                     result = .success(.modified(DownloadResult(image: image, data: data, response: response)))
                 } catch {
                     result = .failure(ImageDownloadError(.decodeFailed, "the downloaded bytes could not be decoded", underlying: error))

@@ -28,12 +28,52 @@ public protocol ImageLoading: Sendable {
         decoding: ImageDecodingOptions,
         progress: (@Sendable (DownloadProgress) -> Void)?
     ) async throws -> DownloadResult
+
+    /// Loads like ``load(_:options:decoding:progress:)`` and, with ``DownloadOptions/progressiveLoad``,
+    /// hands partial images to `partial` while bytes arrive. The default ignores `partial`.
+    func load(
+        _ url: URL,
+        options: DownloadOptions,
+        decoding: ImageDecodingOptions,
+        progress: (@Sendable (DownloadProgress) -> Void)?,
+        partial: (@Sendable (Image) -> Void)?
+    ) async throws -> DownloadResult
+
+    /// Loads `url` only if it changed since `validators` were stored (a conditional request); the
+    /// default, for loaders without validators, always loads and answers ``RevalidationResult/modified(_:)``.
+    func revalidate(
+        _ url: URL,
+        validators: Validators,
+        options: DownloadOptions,
+        decoding: ImageDecodingOptions,
+        progress: (@Sendable (DownloadProgress) -> Void)?
+    ) async throws -> RevalidationResult
 }
 
 extension ImageLoading {
     /// Loads with default options and no progress callback.
     public func load(_ url: URL) async throws -> DownloadResult {
         try await load(url, options: [], decoding: .init(), progress: nil)
+    }
+
+    public func load(
+        _ url: URL,
+        options: DownloadOptions,
+        decoding: ImageDecodingOptions,
+        progress: (@Sendable (DownloadProgress) -> Void)?,
+        partial: (@Sendable (Image) -> Void)?
+    ) async throws -> DownloadResult {
+        try await load(url, options: options, decoding: decoding, progress: progress)
+    }
+
+    public func revalidate(
+        _ url: URL,
+        validators: Validators,
+        options: DownloadOptions,
+        decoding: ImageDecodingOptions,
+        progress: (@Sendable (DownloadProgress) -> Void)?
+    ) async throws -> RevalidationResult {
+        .modified(try await load(url, options: options, decoding: decoding, progress: progress))
     }
 }
 
@@ -52,6 +92,17 @@ extension ImageDownloader: ImageLoading {
         progress: (@Sendable (DownloadProgress) -> Void)?
     ) async throws -> DownloadResult {
         try await image(for: url, options: options, decoding: decoding, progress: progress)
+    }
+
+    /// The same as ``image(for:options:decoding:progress:partial:)``.
+    public func load(
+        _ url: URL,
+        options: DownloadOptions,
+        decoding: ImageDecodingOptions,
+        progress: (@Sendable (DownloadProgress) -> Void)?,
+        partial: (@Sendable (Image) -> Void)?
+    ) async throws -> DownloadResult {
+        try await image(for: url, options: options, decoding: decoding, progress: progress, partial: partial)
     }
 }
 
@@ -78,9 +129,36 @@ public struct ImageLoaderRegistry: ImageLoading {
         decoding: ImageDecodingOptions,
         progress: (@Sendable (DownloadProgress) -> Void)?
     ) async throws -> DownloadResult {
+        try await loader(for: url).load(url, options: options, decoding: decoding, progress: progress)
+    }
+
+    /// Loads through the last-added loader that handles `url`, passing partial images on.
+    public func load(
+        _ url: URL,
+        options: DownloadOptions,
+        decoding: ImageDecodingOptions,
+        progress: (@Sendable (DownloadProgress) -> Void)?,
+        partial: (@Sendable (Image) -> Void)?
+    ) async throws -> DownloadResult {
+        try await loader(for: url).load(url, options: options, decoding: decoding, progress: progress, partial: partial)
+    }
+
+    /// Revalidates through the last-added loader that handles `url`.
+    public func revalidate(
+        _ url: URL,
+        validators: Validators,
+        options: DownloadOptions,
+        decoding: ImageDecodingOptions,
+        progress: (@Sendable (DownloadProgress) -> Void)?
+    ) async throws -> RevalidationResult {
+        try await loader(for: url).revalidate(
+            url, validators: validators, options: options, decoding: decoding, progress: progress)
+    }
+
+    private func loader(for url: URL) throws(ImageDownloadError) -> any ImageLoading {
         guard let loader = loaders.last(where: { $0.canLoad(url) }) else {
             throw ImageDownloadError(.invalidURL, "no loader handles \(url.scheme ?? "scheme-less") URLs")
         }
-        return try await loader.load(url, options: options, decoding: decoding, progress: progress)
+        return loader
     }
 }

@@ -49,7 +49,7 @@ final class ProgressiveFeeder {
     }
 
     private func decode(_ data: Data, options: ImageDecodingOptions) -> Image? {
-        guard let decoder = decoders[options] ?? coders.makeProgressiveDecoder(for: data, options: options) else {
+        guard let decoder = decoders[options] ?? (options.coders ?? coders).makeProgressiveDecoder(for: data, options: options) else {
             // Too few bytes to recognise the format yet: try again with the next chunk.
             if ImageFormat(detecting: data) != .unknown { given.insert(options) }
             return nil

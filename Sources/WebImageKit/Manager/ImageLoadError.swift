@@ -1,0 +1,67 @@
+public import Foundation
+
+/// Why ``ImageManager`` could not deliver an image: a code, a message, and the underlying error.
+public struct ImageLoadError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Code: String, Hashable, Sendable, CustomStringConvertible {
+        /// The URL is empty or has no loader (MG-43, VW-07).
+        case invalidURL
+        /// The URL failed before with a permanent error and ``ImageLoadOptions/retryFailed`` was not given (MG-43).
+        case blockedURL
+        /// ``ImageLoadOptions/fromCacheOnly`` and the image is not cached (MG-14, MG-62).
+        case notCached
+        /// The delegate refused the download (MG-20, MG-62).
+        case downloadNotAllowed
+        /// The load was cancelled.
+        case cancelled
+        /// The loader failed; ``ImageLoadError/downloadError`` says how.
+        case loadFailed
+        /// Cached original bytes could not be decoded.
+        case decodeFailed
+        /// A transformer threw.
+        case transformFailed
+
+        public var description: String { rawValue }
+    }
+
+    /// What went wrong.
+    public let code: Code
+    /// A sentence for people.
+    public let message: String
+    /// The URL being loaded.
+    public let url: URL?
+    /// The error underneath, if any (an ``ImageDownloadError`` for ``Code/loadFailed``).
+    public let underlying: (any Error & Sendable)?
+
+    /// Creates an error.
+    public init(_ code: Code, _ message: String, url: URL?, underlying: (any Error & Sendable)? = nil) {
+        self.code = code
+        self.message = message
+        self.url = url
+        self.underlying = underlying
+    }
+
+    /// The loader's error, for ``Code/loadFailed``.
+    public var downloadError: ImageDownloadError? { underlying as? ImageDownloadError }
+
+    /// Whether trying again later may succeed: cancellations and the loader's transient errors (timeouts,
+    /// resets, 5xx, 429). Permanent errors put the URL on the failed-URL list (MG-52).
+    public var isTransient: Bool {
+        switch code {
+        case .cancelled: true
+        case .loadFailed: downloadError?.isTransient ?? false
+        default: false
+        }
+    }
+
+    public var description: String {
+        var text = "\(code): \(message)"
+        if let url { text += " (\(url.absoluteString))" }
+        if let underlying { text += ": \(underlying)" }
+        return text
+    }
+
+    static func cancelled(_ url: URL?) -> ImageLoadError {
+        ImageLoadError(.cancelled, "the load was cancelled", url: url)
+    }
+}

@@ -1,0 +1,230 @@
+import Foundation
+import WebImageCore
+import WebImageCoders
+import Logging
+import CoreMetrics
+
+extension ImageManager {
+    /// The whole load after the memory fast path (SPEC MG-45…MG-62): cache, original bytes, download,
+    /// transform, store. Returns the last result, or `nil` when a refresh found the cached image current.
+    func runPipeline(_ request: LoadRequest, sink: SharedLoads.Sink) async -> Result<ImageLoadResult?, ImageLoadError> {
+        let clock = ContinuousClock()
+        let start = clock.now
+        do throws(ImageLoadError) {
+            let result = try await pipeline(request, sink: sink)
+            logger.debug("image loaded", metadata: [
+                "key": "\(request.finalKey)", "source": "\(result?.cacheType.rawValue ?? "not modified")",
+                "bytes": "\(result?.data?.count ?? 0)", "ms": "\((clock.now - start).milliseconds)",
+            ])
+            return .success(result)
+        } catch {
+            if error.code != .cancelled { metrics.failures.increment() }
+            logger.debug("image load failed", metadata: ["key": "\(request.finalKey)", "error": "\(error)"])
+            return .failure(error)
+        }
+    }
+
+    private func pipeline(_ request: LoadRequest, sink: SharedLoads.Sink) async throws(ImageLoadError) -> ImageLoadResult? {
+        var cached: ImageLoadResult?
+        if !request.options.contains(.fromLoaderOnly), request.queryCacheType != .none {
+            let hit = await request.cache.image(
+                forKey: request.finalKey, options: request.options.cacheOptions,
+                decoding: request.isDerived ? request.derivedDecoding : request.decoding,
+                cacheType: request.queryCacheType)
+            try checkCancellation(request)
+            if let hit, let image = hit.image {
+                metrics.recordHit(hit.cacheType)
+                cached = ImageLoadResult(image: image, data: hit.data, cacheType: hit.cacheType, url: request.url)
+            }
+        }
+        if let cached {
+            guard request.options.contains(.refreshCached) else { return cached }
+            sink.intermediate(cached)  // MG-48: the cached image first, then the refresh.
+        } else if request.isDerived, let derived = try await deriveFromOriginal(request) {
+            return derived
+        }
+        // MG-47, MG-62: no download when only the cache may answer or the delegate says no.
+        if request.options.contains(.fromCacheOnly) {
+            guard cached == nil else { return nil }
+            throw ImageLoadError(.notCached, "not in the cache and loading is off (fromCacheOnly)", url: request.url)
+        }
+        if let delegate, !delegate.imageManager(self, shouldDownloadImageFor: request.url) {
+            guard cached == nil else { return nil }
+            throw ImageLoadError(.downloadNotAllowed, "the delegate refused the download", url: request.url)
+        }
+        guard let downloaded = try await download(request, refreshing: cached != nil, sink: sink) else {
+            return nil  // MG-55: not modified, no second result.
+        }
+        return try await process(downloaded, request)
+    }
+
+    /// A derived image (thumbnail, transform) made from original bytes already in the cache: no download.
+    private func deriveFromOriginal(_ request: LoadRequest) async throws(ImageLoadError) -> ImageLoadResult? {
+        guard !request.options.contains(.fromLoaderOnly), request.originalQueryCacheType != .none,
+              let stored = await request.originalCache.storedData(forKey: request.key, cacheType: request.originalQueryCacheType),
+              let data = stored.data
+        else { return nil }
+        try checkCancellation(request)
+        let decoded: Image
+        do {
+            decoded = try (request.decoding.coders ?? ImageCodersManager.shared).decode(data, options: request.decoding)
+        } catch {
+            logger.debug("cached original does not decode; loading it again", metadata: ["key": "\(request.key)"])
+            return nil
+        }
+        metrics.recordHit(stored.cacheType)
+        let image = try transform(scaled(decoded, request), request)
+        if !skipsTransform(decoded, request) {
+            await store(image, data: nil, forKey: request.finalKey, extendedData: nil, cacheType: request.storeCacheType,
+                        in: request.cache, request: request)
+        }
+        return ImageLoadResult(image: image, data: nil, cacheType: stored.cacheType, url: request.url)
+    }
+
+    /// Loads `request.url` (conditionally when refreshing a cached image), keeping the failed-URL list
+    /// (MG-49…MG-53). Returns `nil` when the server says the cached image is current.
+    private func download(
+        _ request: LoadRequest, refreshing: Bool, sink: SharedLoads.Sink
+    ) async throws(ImageLoadError) -> DownloadResult? {
+        let loader = request.loader
+        guard loader.canLoad(request.url) else {
+            throw ImageLoadError(.invalidURL, "no loader handles this URL", url: request.url)
+        }
+        var options = request.options.downloadOptions
+        let progress: (@Sendable (DownloadProgress) -> Void)? = sink.wantsProgress ? { @Sendable in sink.progress($0) } : nil
+        do {
+            let result: DownloadResult?
+            if refreshing {
+                // MG-50: a refresh is never progressive and must not be answered from a cache.
+                options.remove(.progressiveLoad)
+                options.insert(.ignoreCachedResponse)
+                let validators = await storedValidators(request)
+                result = try await loader.revalidate(
+                    request.url, validators: validators, options: options, decoding: request.decoding, progress: progress
+                ).result
+            } else {
+                let partial: (@Sendable (Image) -> Void)? = request.options.contains(.progressiveLoad)
+                    ? { @Sendable [self] image in
+                        sink.intermediate(ImageLoadResult(
+                            image: scaled(image, request), cacheType: .none, url: request.url, isFinished: false))
+                    }
+                    : nil
+                result = try await loader.load(
+                    request.url, options: options, decoding: request.decoding, progress: progress, partial: partial)
+            }
+            if let result {
+                metrics.downloads.increment()
+                metrics.downloadedBytes.increment(by: result.data.count)
+            }
+            _ = state.withLock { $0.failedURLs.remove(request.url) }  // MG-53
+            return result
+        } catch {
+            let failure = loadError(error, url: request.url)
+            if failure.code != .cancelled, !Task.isCancelled {
+                let block = delegate?.imageManager(self, shouldBlockFailedURL: request.url, error: failure) ?? !failure.isTransient
+                if block { _ = state.withLock { $0.failedURLs.insert(request.url) } }  // MG-52, MG-22
+            }
+            throw failure
+        }
+    }
+
+    /// Scales, transforms and stores a downloaded image (MG-54…MG-58).
+    private func process(_ downloaded: DownloadResult, _ request: LoadRequest) async throws(ImageLoadError) -> ImageLoadResult {
+        let original = scaled(downloaded.image, request)
+        let image = try transform(original, request)
+        let extendedData = StoredResponseInfo(downloaded.response).encoded()
+        if request.isDerived {
+            // The original bytes once under the URL's key; the derived image under its own key.
+            if request.originalStoreCacheType != .none {
+                await store(nil, data: downloaded.data, forKey: request.key, extendedData: extendedData,
+                            cacheType: request.originalStoreCacheType, in: request.originalCache, request: request)
+            }
+            // An animation left untransformed is not what the final key names: keep only the original.
+            if !skipsTransform(original, request) {
+                await store(image, data: nil, forKey: request.finalKey, extendedData: nil,
+                            cacheType: request.storeCacheType, in: request.cache, request: request)
+            }
+        } else {
+            let data = image === original ? downloaded.data : nil  // MG-57: a transformed image is re-encoded.
+            await store(image, data: data, forKey: request.key, extendedData: extendedData,
+                        cacheType: request.storeCacheType, in: request.cache, request: request)
+        }
+        return ImageLoadResult(image: image, data: downloaded.data, cacheType: .none, url: request.url)
+    }
+
+    /// Whether `image` is an animation that the request's transformer must leave alone (MG-11).
+    private func skipsTransform(_ image: Image, _ request: LoadRequest) -> Bool {
+        request.transformer != nil && image.isAnimated && !request.options.contains(.transformAnimatedImage)
+    }
+
+    /// Applies the delegate's transform and the transformer, skipping animations unless asked (MG-57, MG-11).
+    private func transform(_ image: Image, _ request: LoadRequest) throws(ImageLoadError) -> Image {
+        guard !image.isAnimated || request.options.contains(.transformAnimatedImage) else { return image }
+        var result = image
+        if let delegate { result = delegate.imageManager(self, transformDownloadedImage: result, for: request.url) }
+        guard let transformer = request.transformer else { return result }
+        do {
+            return try transformer.transform(result)
+        } catch {
+            throw ImageLoadError(.transformFailed, "\(transformer.transformerKey) failed", url: request.url, underlying: error)
+        }
+    }
+
+    /// Gives a decoded image the `@2x`/`@3x` scale of its key unless the request fixed one (CP-04, K-16).
+    private func scaled(_ image: Image, _ request: LoadRequest) -> Image {
+        request.decoding.scale == nil ? image.scaled(forKey: request.key) : image
+    }
+
+    /// Stores into memory before returning, and to disk either before returning (``ImageLoadOptions/waitStoreCache``)
+    /// or in the background; a failed disk write is logged, never delivered (MG-58).
+    private func store(
+        _ image: Image?, data: Data?, forKey key: String, extendedData: Data?, cacheType: ImageCacheType,
+        in cache: any ImageCaching, request: LoadRequest
+    ) async {
+        if cacheType.includesMemory, let image {
+            try? await cache.store(image, data: nil, forKey: key, extendedData: nil, cacheType: .memory)
+        }
+        guard cacheType.includesDisk else { return }
+        let bytes = request.serializer.map { $0(image, data, key) } ?? data
+        let logger = logger
+        let write: @Sendable () async -> Void = {
+            do {
+                try await cache.store(image, data: bytes, forKey: key, extendedData: extendedData, cacheType: .disk)
+            } catch {
+                logger.warning("could not store an image on disk", metadata: ["key": "\(key)", "error": "\(error)"])
+            }
+        }
+        if request.options.contains(.waitStoreCache) {
+            await write()
+        } else {
+            Task { await write() }
+        }
+    }
+
+    /// The validators stored with the original bytes, for a refresh (empty when none).
+    private func storedValidators(_ request: LoadRequest) async -> Validators {
+        let stored = await request.originalCache.storedData(forKey: request.key, cacheType: .disk)
+        return StoredResponseInfo(decoding: stored?.extendedData)?.validators ?? Validators()
+    }
+
+    private func checkCancellation(_ request: LoadRequest) throws(ImageLoadError) {
+        if Task.isCancelled { throw .cancelled(request.url) }
+    }
+
+    /// Maps whatever a loader threw to an ``ImageLoadError``.
+    private func loadError(_ error: any Error, url: URL) -> ImageLoadError {
+        if let error = error as? ImageDownloadError {
+            if error.code == .cancelled { return ImageLoadError(.cancelled, error.message, url: url, underlying: error) }
+            return ImageLoadError(.loadFailed, error.message, url: url, underlying: error)
+        }
+        if error is CancellationError { return .cancelled(url) }
+        return ImageLoadError(.loadFailed, "the loader failed", url: url, underlying: error)
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, for log lines.
+    var milliseconds: Int64 {
+        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
+    }
+}

@@ -1,0 +1,154 @@
+public import Foundation
+public import Logging
+public import CoreMetrics
+public import WebImageCore
+
+/// Joins a cache and a loader into one image pipeline (SDWebImage's `SDWebImageManager`, SPEC MG-*, CO-*).
+///
+/// A load looks in the memory cache synchronously, then on disk, then loads through the loader (the
+/// HTTP downloader, `file:` and `data:` by default), transforms, stores and delivers. Simultaneous
+/// loads of the same image share all of it: one query, one download, one decode, one transform.
+/// URLs that failed permanently go on a failed-URL list and fail at once until retried (MG-43, MG-52).
+///
+/// ```swift
+/// let result = try await ImageManager.shared.loadImage(from: url)
+/// print(result.image.pixelSize, result.cacheType)       // .none the first time, .memory after
+///
+/// let operation = manager.loadImage(with: url) { result in … }   // callback form
+/// operation.cancel()                                          // the completion will not be called
+/// ```
+public final class ImageManager: Sendable {
+    /// Settings fixed at creation: the seeds' manager properties (MG-25, MG-26) and default decoding.
+    public struct Configuration: Sendable {
+        /// Turns a URL into a cache key; default: the URL's absolute string (MG-25, MG-64).
+        public var cacheKeyFilter: (@Sendable (URL) -> String)?
+        /// Chooses the bytes written to disk for a downloaded image (MG-26); `nil` stores the downloaded
+        /// bytes, and a serializer returning `nil` makes the cache encode the image.
+        public var cacheSerializer: CacheSerializer?
+        /// Applied to every downloaded image unless a request's context names another.
+        public var transformer: (any ImageTransforming)?
+        /// The decoding options every load starts from.
+        public var decodingOptions: ImageDecodingOptions
+
+        /// Creates a configuration; the defaults keep URLs as keys, store downloaded bytes and transform nothing.
+        public init(
+            cacheKeyFilter: (@Sendable (URL) -> String)? = nil,
+            cacheSerializer: CacheSerializer? = nil,
+            transformer: (any ImageTransforming)? = nil,
+            decodingOptions: ImageDecodingOptions = ImageDecodingOptions()
+        ) {
+            self.cacheKeyFilter = cacheKeyFilter
+            self.cacheSerializer = cacheSerializer
+            self.transformer = transformer
+            self.decodingOptions = decodingOptions
+        }
+    }
+
+    /// The manager over ``ImageCache/shared`` and the default loaders (MG-29, MG-30).
+    public static let shared = ImageManager()
+
+    /// The loaders used when none is given: `file:`, `data:`, and ``ImageDownloader/shared`` for HTTP(S).
+    public static var defaultLoader: any ImageLoading {
+        ImageLoaderRegistry(loaders: [FileImageLoader(), DataURLImageLoader(), ImageDownloader.shared])
+    }
+
+    /// The cache queried and filled (MG-24).
+    public let cache: any ImageCaching
+    /// The loader that fetches what the cache lacks (MG-24).
+    public let loader: any ImageLoading
+    /// The settings this manager was created with.
+    public let configuration: Configuration
+    let logger: Logger
+    let metrics: ImageManagerMetrics
+    let state = LockedValue(ImageManagerState())
+    let sharedLoads = SharedLoads()
+
+    /// Creates a manager (MG-31).
+    /// - Parameters:
+    ///   - cache: Where images are looked up and stored; default ``ImageCache/shared``.
+    ///   - loader: What fetches the misses; default ``defaultLoader``.
+    ///   - configuration: Key filter, serializer, default transformer and decoding.
+    ///   - logger: Receives one debug line per load (key, source, bytes, time).
+    ///   - metricsFactory: Where the counters go; default the process-wide `MetricsSystem.factory`.
+    public init(
+        cache: any ImageCaching = ImageCache.shared,
+        loader: (any ImageLoading)? = nil,
+        configuration: Configuration = Configuration(),
+        logger: Logger = Logger(label: "WebImageKit.ImageManager"),
+        metricsFactory: (any MetricsFactory)? = nil
+    ) {
+        self.cache = cache
+        self.loader = loader ?? Self.defaultLoader
+        self.configuration = configuration
+        self.logger = logger
+        self.metrics = ImageManagerMetrics(factory: metricsFactory ?? MetricsSystem.factory)
+    }
+
+    /// Receives the manager's decisions (MG-23); held weakly.
+    public var delegate: (any ImageManagerDelegate)? {
+        get { state.withLock { $0.delegate.value } }
+        set { state.withLock { $0.delegate = WeakDelegate(value: newValue) } }
+    }
+
+    /// The cache key of `url`: the configured filter's result, else its absolute string; `""` for `nil` (MG-38, MG-64).
+    public func cacheKey(for url: URL?) -> String {
+        guard let url else { return "" }
+        return configuration.cacheKeyFilter?(url) ?? url.absoluteString
+    }
+
+    /// Whether any load is running (MG-35, MG-70).
+    public var isRunning: Bool { state.withLock { !$0.running.isEmpty } }
+
+    /// The number of loads running.
+    public var runningCount: Int { state.withLock { $0.running.count } }
+
+    /// Cancels every running load: none of them will complete (MG-34, MG-69).
+    public func cancelAll() {
+        let running = state.withLock { state in
+            defer { state.running.removeAll() }
+            return Array(state.running.values)
+        }
+        for operation in running { operation.cancel() }
+    }
+
+    /// The URLs on the failed-URL list (MG-27).
+    public var failedURLs: Set<URL> { state.withLock { $0.failedURLs } }
+
+    /// Takes `url` off the failed-URL list.
+    public func removeFailedURL(_ url: URL) {
+        _ = state.withLock { $0.failedURLs.remove(url) }
+    }
+
+    /// Empties the failed-URL list.
+    public func removeAllFailedURLs() {
+        state.withLock { $0.failedURLs.removeAll() }
+    }
+
+    /// Stores `image` under `url`'s key in memory and on disk (MG-33, MG-68).
+    public func saveImageToCache(_ image: Image, for url: URL) async throws {
+        try await cache.store(image, data: image.data, forKey: cacheKey(for: url), extendedData: nil, cacheType: .all)
+    }
+
+    /// Where `url`'s image is cached: memory, disk or none (MG-36, MG-65).
+    public func cachedImageExists(for url: URL) async -> ImageCacheType {
+        await cache.contains(cacheKey(for: url), cacheType: .all)
+    }
+
+    /// Whether `url`'s image is on disk (MG-37, MG-67).
+    public func diskImageExists(for url: URL) async -> Bool {
+        await cache.contains(cacheKey(for: url), cacheType: .disk) == .disk
+    }
+}
+
+/// A weak reference to the delegate, so that the manager's state stays a value.
+struct WeakDelegate: Sendable {
+    weak var value: (any ImageManagerDelegate)?
+}
+
+/// What the manager shares between threads (MG-27, MG-28).
+struct ImageManagerState: Sendable {
+    var delegate = WeakDelegate(value: nil)
+    var failedURLs: Set<URL> = []
+    var running: [UInt64: LoadOperation] = [:]
+    var nextOperationID: UInt64 = 0
+}

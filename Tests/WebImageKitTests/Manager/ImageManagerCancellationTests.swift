@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+import WebImageKit
+
+/// Cancelling loads (SPEC MG-46, MG-51, MG-69, CO-03…CO-07) and sharing one load between callers (issue item 4).
+@Suite struct ImageManagerCancellationTests {
+    @Test func mg51ACancelledLoadNeverCompletesAndItsDownloadStops() async throws {
+        let fixture = try ManagerFixture()
+        defer { fixture.remove() }
+        let url = MockLoader.url("a.png")
+        fixture.loader.serve(url)
+        fixture.loader.hold()
+        let deliveries = Deliveries()
+        let operation = fixture.manager.loadImage(with: url, completed: deliveries.completion)
+        var arrivals = fixture.loader.arrivals.makeAsyncIterator()
+        _ = await arrivals.next()  // the download has started
+        operation.cancel()
+        #expect(operation.isCancelled)
+        #expect(!fixture.manager.isRunning)
+        fixture.loader.release()
+        // The cancellation reaches the loader; once it has, nothing can be delivered any more.
+        for _ in 0..<5_000 where fixture.loader.cancellations == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(fixture.loader.cancellations == 1)
+        #expect(deliveries.count == 0)
+    }
+
+    @Test func co07CancellingTheTaskOfAnAsyncLoadThrowsCancelled() async throws {
+        let fixture = try ManagerFixture()
+        defer { fixture.remove() }
+        let url = MockLoader.url("a.png")
+        fixture.loader.serve(url)
+        fixture.loader.hold()
+        let task = Task { try await fixture.manager.loadImage(from: url) }
+        var arrivals = fixture.loader.arrivals.makeAsyncIterator()
+        _ = await arrivals.next()
+        task.cancel()
+        do {
+            _ = try await task.value
+            Issue.record("a cancelled load must throw")
+        } catch let error as ImageLoadError {
+            #expect(error.code == .cancelled)
+        }
+        fixture.loader.release()
+        #expect(fixture.manager.failedURLs.isEmpty)  // a cancellation never blocks a URL
+    }
+
+    @Test func cancellingAfterTheResultDoesNothing() async throws {
+        let fixture = try ManagerFixture()
+        defer { fixture.remove() }
+        let url = MockLoader.url("a.png")
+        fixture.loader.serve(url)
+        let deliveries = Deliveries()
+        let operation = fixture.manager.loadImage(with: url, completed: deliveries.completion)
+        _ = await deliveries.next()
+        operation.cancel()
+        #expect(!operation.isCancelled)
+        #expect(operation.isFinished)
+    }
+
+    @Test func mg34AndMG69CancelAllCancelsEveryRunningLoad() async throws {
+        let fixture = try ManagerFixture()
+        defer { fixture.remove() }
+        fixture.loader.hold()
+        let deliveries = Deliveries()
+        let operations = (0..<5).map { index in
+            let url = MockLoader.url("\(index).png")
+            fixture.loader.serve(url)
+            return fixture.manager.loadImage(with: url, completed: deliveries.completion)
+        }
+        #expect(fixture.manager.runningCount == 5)
+        fixture.manager.cancelAll()
+        #expect(!fixture.manager.isRunning)
+        #expect(operations.allSatisfy { $0.isCancelled })
+        fixture.loader.release()
+        // Loads cancelled before reaching the loader never start; the others see the cancellation.
+        for _ in 0..<5_000 where fixture.loader.cancellations < fixture.loader.totalLoads {
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        #expect(fixture.loader.cancellations == fixture.loader.totalLoads)
+        #expect(deliveries.count == 0)
+    }
+
+    @Test func simultaneousLoadsOfOneURLShareOneDownloadDecodeAndTransform() async throws {
+        let fixture = try ManagerFixture()
+        defer { fixture.remove() }
+        let url = MockLoader.url("shared.png")
+        fixture.loader.serve(url)
+        fixture.loader.hold()
+        let transformer = CountingTransformer()
+        var context = ImageLoadContext()
+        context.transformer = transformer
+        let deliveries = Deliveries()
+        for _ in 0..<20 {
+            fixture.manager.loadImage(with: url, context: context, completed: deliveries.completion)
+        }
+        fixture.loader.release()
+        var images: [Image] = []
+        for _ in 0..<20 { images.append(try #require(await deliveries.next()).get().image) }
+        #expect(fixture.loader.loads(of: url) == 1)
+        #expect(transformer.count == 1)  // one frame, transformed once
+        #expect(images.allSatisfy { $0 === images[0] })
+    }
+
+    @Test func cancellingOneOfTwoSharedLoadsKeepsTheOther() async throws {
+        let fixture = try ManagerFixture()
+        defer { fixture.remove() }
+        let url = MockLoader.url("shared.png")
+        fixture.loader.serve(url)
+        fixture.loader.hold()
+        let first = Deliveries()
+        let second = Deliveries()
+        let cancelled = fixture.manager.loadImage(with: url, completed: first.completion)
+        fixture.manager.loadImage(with: url, completed: second.completion)
+        cancelled.cancel()
+        fixture.loader.release()
+        let result = try #require(await second.next()).get()
+        #expect(result.cacheType == .none)
+        #expect(first.count == 0)
+        #expect(fixture.loader.loads(of: url) == 1)
+        #expect(fixture.loader.cancellations == 0)
+    }
+
+    /// 2,000 loads over 200 URLs, a random third of them cancelled at random moments: every load that was
+    /// not cancelled completes exactly once, no cancelled load completes, and nothing stays registered.
+    @Test func randomCancellationsNeverLoseOrDuplicateACompletion() async throws {
+        let fixture = try ManagerFixture()
+        defer { fixture.remove() }
+        let urls = (0..<200).map { MockLoader.url("stress-\($0).png") }
+        for url in urls { fixture.loader.serve(url, width: 4, height: 4) }
+        var generator = SystemRandomNumberGenerator()
+        let counts = LockedValue<[Int: Int]>([:])
+        let (finished, finishedSink) = AsyncStream.makeStream(of: Int.self)
+        var operations: [LoadOperation] = []
+        for index in 0..<2_000 {
+            let url = urls[Int.random(in: 0..<urls.count, using: &generator)]
+            var context = ImageLoadContext()
+            if index % 7 == 0 { context.thumbnailPixelSize = PixelSize(width: 2, height: 2) }
+            let operation = fixture.manager.loadImage(with: url, context: context) { result in
+                if case .success(let loaded) = result, !loaded.isFinished { return }
+                counts.withLock { $0[index, default: 0] += 1 }
+                finishedSink.yield(index)
+            }
+            operations.append(operation)
+            if Bool.random(using: &generator), let victim = operations.randomElement(using: &generator) {
+                victim.cancel()
+            }
+            if index % 50 == 0 { await Task.yield() }
+        }
+        let expected = operations.filter { !$0.isCancelled }.count
+        var received = 0
+        for await _ in finished {
+            received += 1
+            if received == expected { break }
+        }
+        try await fixture.waitUntilIdle()
+        let delivered = counts.withLock { $0 }
+        for (index, operation) in operations.enumerated() {
+            if operation.isCancelled {
+                #expect(delivered[index] == nil, "cancelled load \(index) completed")
+            } else {
+                #expect(delivered[index] == 1, "load \(index) completed \(delivered[index] ?? 0) times")
+            }
+        }
+        #expect(!fixture.manager.isRunning)
+    }
+}

@@ -1,0 +1,289 @@
+import Foundation
+import Testing
+import WebImageKit
+
+/// The manager's load rules with a mock loader and a temporary disk cache (SPEC MG-*, CO-*).
+@Suite struct ImageManagerTests {
+    @Test func mg43AnEmptyURLFailsAtOnceWithInvalidURL() async throws {
+        let fixture = try ManagerFixture()
+        defer { fixture.remove() }
+        let deliveries = Deliveries()
+        let operation = fixture.manager.loadImage(with: URL(string: ""), completed: deliveries.completion)
+        #expect(deliveries.count == 1)  // before loadImage returned
+        guard case .failure(let error) = deliveries.all.first else { Issue.record("expected a failure"); return }
+        #expect(error.code == .invalidURL)
+        #expect(operation.isFinished)
+        #expect(!fixture.manager.isRunning)
+    }
+
+    @Test func mg40AStringIsTurnedIntoAURL() async throws {
+        let fixture = try ManagerFixture()
+        defer { fixture.remove() }
+        let url = MockLoader.url("a.png")
+        fixture.loader.serve(url)
+        let deliveries = Deliveries()
+        fixture.manager.loadImage(with: url.absoluteString, completed: deliveries.completion)
+        let result = try #require(await deliveries.next()).get()
+        #expect(result.url == url)
+    }
+
+    @Test func mg61AColdLoadDownloadsAndAWarmLoadIsAMemoryHitWithoutTheLoader() async throws {
+        let fixture = try ManagerFixture()
+        defer { fixture.remove() }
+        let url = MockLoader.url("a.png")
+        fixture.loader.serve(url, width: 8, height: 6)
+        let cold = try await fixture.manager.loadImage(from: url)
+        #expect(cold.cacheType == .none)
+        #expect(cold.image.pixelSize == PixelSize(width: 8, height: 6))
+        #expect(cold.data != nil)
+
+        let deliveries = Deliveries()
+        fixture.manager.loadImage(with: url, completed: deliveries.completion)
+        #expect(deliveries.count == 1)  // a memory hit is delivered before loadImage returns
+        #expect(try deliveries.all.first?.get().cacheType == .memory)
+        #expect(fixture.loader.loads(of: url) == 1)
+    }
+
+    @Test func ic21ADiskHitIsDecodedAndReportedAsDisk() async throws {
+        let fixture = try ManagerFixture()
+        defer { fixture.remove() }
+        let url = MockLoader.url("a.png")
+        fixture.loader.serve(url)
+        _ = try await fixture.manager.loadImage(from: url, options: [.waitStoreCache])
+        fixture.cache.clearMemory()
+        let again = try await fixture.manager.loadImage(from: url)
+        #expect(again.cacheType == .disk)
+        #expect(fixture.loader.loads(of: url) == 1)
+    }
+
+    @Test func mg52APermanentErrorPutsTheURLOnTheFailedListAndItFailsAtOnceAfterwards() async throws {
+        let fixture = try ManagerFixture()
+        defer { fixture.remove() }
+        let url = MockLoader.url("missing.png")
+        fixture.loader.fail(url, with: ImageDownloadError(.badStatus(404), "not found"))
+        await #expect(throws: ImageLoadError.self) { try await fixture.manager.loadImage(from: url) }
+        #expect(fixture.manager.failedURLs.contains(url))
+        do {
+            _ = try await fixture.manager.loadImage(from: url)
+            Issue.record("a blocked URL must fail")
+        } catch {
+            #expect(error.code == .blockedURL)
+        }
+        #expect(fixture.loader.loads(of: url) == 1)
+    }
+
+    @Test func mg52ATransientErrorDoesNotBlockTheURL() async throws {
+        let fixture = try ManagerFixture()
+        defer { fixture.remove() }
+        let url = MockLoader.url("slow.png")
+        fixture.loader.fail(url, with: ImageDownloadError(.timeout, "timed out"))
+        for _ in 0..<2 {
+            do {
+                _ = try await fixture.manager.loadImage(from: url)
+            } catch {
+                #expect(error.code == .loadFailed)
+                #expect(error.downloadError?.code == .timeout)
+            }
+        }
+        #expect(fixture.manager.failedURLs.isEmpty)
+        #expect(fixture.loader.loads(of: url) == 2)
+    }
+
+    @Test func mg01AndMG53RetryFailedBypassesTheListAndASuccessRemovesTheURL() async throws {
+        let fixture = try ManagerFixture()
+        defer { fixture.remove() }
+        let url = MockLoader.url("flaky.png")
+        fixture.loader.fail(url, with: ImageDownloadError(.badStatus(500), "server error"))
+        _ = try? await fixture.manager.loadImage(from: url)
+        #expect(fixture.manager.failedURLs.contains(url))
+        fixture.loader.serve(url)
+        let result = try await fixture.manager.loadImage(from: url, options: [.retryFailed])
+        #expect(result.cacheType == .none)
+        #expect(!fixture.manager.failedURLs.contains(url))
+    }
+
+    @Test func mg22TheDelegateDecidesWhetherAFailedURLIsBlocked() async throws {
+        final class Delegate: ImageManagerDelegate {
+            func imageManager(_ manager: ImageManager, shouldBlockFailedURL url: URL, error: ImageLoadError) -> Bool {
+                error.isTransient  // the opposite of the default
+            }
+        }
+        let fixture = try ManagerFixture()
+        defer { fixture.remove() }
+        let delegate = Delegate()
+        fixture.manager.delegate = delegate
+        let permanent = MockLoader.url("permanent.png")
+        let transient = MockLoader.url("transient.png")
+        fixture.loader.fail(permanent, with: ImageDownloadError(.badStatus(404), "not found"))
+        fixture.loader.fail(transient, with: ImageDownloadError(.badStatus(503), "busy"))
+        _ = try? await fixture.manager.loadImage(from: permanent)
+        _ = try? await fixture.manager.loadImage(from: transient)
+        #expect(fixture.manager.failedURLs == [transient])
+    }
+
+    @Test func mg20AndMG62TheDelegateCanRefuseADownload() async throws {
+        final class Delegate: ImageManagerDelegate {
+            func imageManager(_ manager: ImageManager, shouldDownloadImageFor url: URL) -> Bool { false }
+        }
+        let fixture = try ManagerFixture()
+        defer { fixture.remove() }
+        let delegate = Delegate()
+        fixture.manager.delegate = delegate
+        let url = MockLoader.url("a.png")
+        fixture.loader.serve(url)
+        do {
+            _ = try await fixture.manager.loadImage(from: url)
+            Issue.record("the download was refused")
+        } catch {
+            #expect(error.code == .downloadNotAllowed)
+        }
+        #expect(fixture.loader.totalLoads == 0)
+        #expect(fixture.manager.failedURLs.isEmpty)
+    }
+
+    @Test func mg14FromCacheOnlyNeverLoadsAndFailsWithNotCachedOnAMiss() async throws {
+        let fixture = try ManagerFixture()
+        defer { fixture.remove() }
+        let url = MockLoader.url("a.png")
+        fixture.loader.serve(url)
+        do {
+            _ = try await fixture.manager.loadImage(from: url, options: [.fromCacheOnly])
+            Issue.record("a miss with fromCacheOnly must fail")
+        } catch {
+            #expect(error.code == .notCached)
+        }
+        #expect(fixture.loader.totalLoads == 0)
+        _ = try await fixture.manager.loadImage(from: url)
+        let hit = try await fixture.manager.loadImage(from: url, options: [.fromCacheOnly])
+        #expect(hit.cacheType == .memory)
+    }
+
+    @Test func fromLoaderOnlySkipsTheCacheButStillStores() async throws {
+        let fixture = try ManagerFixture()
+        defer { fixture.remove() }
+        let url = MockLoader.url("a.png")
+        fixture.loader.serve(url)
+        _ = try await fixture.manager.loadImage(from: url)
+        let again = try await fixture.manager.loadImage(from: url, options: [.fromLoaderOnly])
+        #expect(again.cacheType == .none)
+        #expect(fixture.loader.loads(of: url) == 2)
+    }
+
+    @Test func mg03AndMG54CacheMemoryOnlyWritesNothingToDisk() async throws {
+        let fixture = try ManagerFixture()
+        defer { fixture.remove() }
+        let url = MockLoader.url("a.png")
+        fixture.loader.serve(url)
+        _ = try await fixture.manager.loadImage(from: url, options: [.cacheMemoryOnly, .waitStoreCache])
+        #expect(await fixture.cache.contains(url.absoluteString, cacheType: .disk) == .none)
+        #expect(await fixture.cache.contains(url.absoluteString, cacheType: .memory) == .memory)
+    }
+
+    @Test func waitStoreCacheDeliversOnlyAfterTheDiskWrite() async throws {
+        let fixture = try ManagerFixture()
+        defer { fixture.remove() }
+        let url = MockLoader.url("a.png")
+        fixture.loader.serve(url)
+        _ = try await fixture.manager.loadImage(from: url, options: [.waitStoreCache])
+        #expect(await fixture.cache.diskCache.contains(url.absoluteString))
+    }
+
+    @Test func mg25AndMG64TheCacheKeyFilterNamesTheEntry() async throws {
+        let filter: @Sendable (URL) -> String = { url in
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+            components?.query = nil
+            return components?.string ?? url.absoluteString
+        }
+        let root = try TemporaryDirectory()
+        defer { root.remove() }
+        let loader = MockLoader()
+        let manager = ImageManager(
+            cache: ImageCache(namespace: "filter", root: root.url), loader: loader,
+            configuration: .init(cacheKeyFilter: filter))
+        let first = URL(string: "mock://images/a.png?token=1")!
+        let second = URL(string: "mock://images/a.png?token=2")!
+        loader.serve(first)
+        loader.serve(second)
+        #expect(manager.cacheKey(for: first) == "mock://images/a.png")
+        #expect(manager.cacheKey(for: nil) == "")
+        _ = try await manager.loadImage(from: first)
+        let hit = try await manager.loadImage(from: second)
+        #expect(hit.cacheType == .memory)
+        #expect(loader.totalLoads == 1)
+    }
+
+    @Test func cp02AnAt2xKeyGivesTheDownloadedImageScale2() async throws {
+        let fixture = try ManagerFixture()
+        defer { fixture.remove() }
+        let url = MockLoader.url("icon@2x.png")
+        fixture.loader.serve(url)
+        #expect(try await fixture.manager.loadImage(from: url).image.scale == 2)
+        var context = ImageLoadContext()
+        context.scaleFactor = 3
+        #expect(try await fixture.manager.loadImage(from: url, context: context).image.scale == 3)
+    }
+
+    @Test func mg58ProgressiveLoadsDeliverPartialImagesThatAreNeverCached() async throws {
+        let fixture = try ManagerFixture()
+        defer { fixture.remove() }
+        let url = MockLoader.url("progressive.png")
+        fixture.loader.serve(url, width: 8, height: 6)
+        fixture.loader.sendPartial(Image(pixels: PixelBuffer(width: 8, height: 6, fill: RGBA(red: 1, green: 1, blue: 1))))
+        fixture.loader.hold()
+        let deliveries = Deliveries()
+        fixture.manager.loadImage(with: url, options: [.progressiveLoad], completed: deliveries.completion)
+        fixture.loader.release()
+        let partial = try #require(await deliveries.next()).get()
+        #expect(!partial.isFinished)
+        let whole = try #require(await deliveries.next()).get()
+        #expect(whole.isFinished)
+        #expect(fixture.cache.imageFromMemory(forKey: url.absoluteString) === whole.image)
+        #expect(deliveries.count == 2)
+    }
+
+    @Test func progressIsReportedToTheCaller() async throws {
+        let fixture = try ManagerFixture()
+        defer { fixture.remove() }
+        let url = MockLoader.url("a.png")
+        fixture.loader.serve(url)
+        let received = LockedValue<[DownloadProgress]>([])
+        _ = try await fixture.manager.loadImage(from: url) { progress in received.withLock { $0.append(progress) } }
+        #expect(received.withLock { $0.last?.url } == url)
+    }
+
+    @Test func mg35AndMG70IsRunningWhileALoadIsInFlight() async throws {
+        let fixture = try ManagerFixture()
+        defer { fixture.remove() }
+        let url = MockLoader.url("a.png")
+        fixture.loader.serve(url)
+        fixture.loader.hold()
+        let deliveries = Deliveries()
+        fixture.manager.loadImage(with: url, completed: deliveries.completion)
+        #expect(fixture.manager.isRunning)
+        fixture.loader.release()
+        _ = await deliveries.next()
+        try await fixture.waitUntilIdle()
+        #expect(!fixture.manager.isRunning)
+    }
+
+    @Test func mg36AndMG37CacheExistenceChecks() async throws {
+        let fixture = try ManagerFixture()
+        defer { fixture.remove() }
+        let url = MockLoader.url("a.png")
+        fixture.loader.serve(url)
+        #expect(await fixture.manager.cachedImageExists(for: url) == .none)
+        _ = try await fixture.manager.loadImage(from: url, options: [.waitStoreCache])
+        #expect(await fixture.manager.cachedImageExists(for: url) == .memory)
+        #expect(await fixture.manager.diskImageExists(for: url))
+    }
+
+    @Test func mg33AndMG68SaveImageToCacheStoresUnderTheURLKey() async throws {
+        let fixture = try ManagerFixture()
+        defer { fixture.remove() }
+        let url = MockLoader.url("saved.png")
+        let image = Image(pixels: PixelBuffer(width: 2, height: 2, fill: RGBA(red: 9, green: 9, blue: 9)))
+        try await fixture.manager.saveImageToCache(image, for: url)
+        #expect(await fixture.manager.diskImageExists(for: url))
+        #expect(try await fixture.manager.loadImage(from: url).image === image)
+    }
+}
