@@ -18,6 +18,9 @@ final class MockLoader: ImageLoading {
         var cancellations = 0
         var isHeld = false
         var partialImage: Image?
+        var inFlight = 0
+        var maximumInFlight = 0
+        var options: [DownloadOptions] = []
     }
 
     let state = LockedValue(State())
@@ -60,6 +63,7 @@ final class MockLoader: ImageLoading {
     var totalLoads: Int { state.withLock { $0.loads.values.reduce(0, +) } }
     func revalidations(of url: URL) -> Int { state.withLock { $0.revalidations[url] ?? 0 } }
     var cancellations: Int { state.withLock { $0.cancellations } }
+    var maximumInFlight: Int { state.withLock { $0.maximumInFlight } }
 
     func canLoad(_ url: URL) -> Bool { url.scheme == "mock" }
 
@@ -76,8 +80,12 @@ final class MockLoader: ImageLoading {
     ) async throws -> DownloadResult {
         let (reply, held, partialImage) = state.withLock { state in
             state.loads[url, default: 0] += 1
+            state.options.append(options)
+            state.inFlight += 1
+            state.maximumInFlight = max(state.maximumInFlight, state.inFlight)
             return (state.replies[url], state.isHeld, state.partialImage)
         }
+        defer { state.withLock { $0.inFlight -= 1 } }
         arrivalSink.yield(url)
         try await pass(held: held)
         guard let reply else { throw ImageDownloadError(.badStatus(404), "no such mock image") }
