@@ -3,8 +3,9 @@
 ///
 /// The player maps a time since the animation started to a ``Position`` (frame, loop, finished):
 /// - each frame plays for its source duration, except that a duration under 11 ms (0 included)
-///   plays as 100 ms, the rule of SDWebImage (SPEC K-26: "any delay < 0.011 s becomes 0.1 s"), which
-///   is Firefox's and WebKit's for GIF delays of 0 and 1 centisecond; see ``playedDuration(_:)``;
+///   plays as 100 ms: SDWebImage's rule (SPEC K-26: "any delay < 0.011 s becomes 0.1 s", which it
+///   calls the Firefox/WebKit rule). The built-in decoders already turn stored delays of 10 ms or less
+///   into 100 ms, so this matters for sources that report raw durations; see ``playedDuration(_:)``;
 /// - a loop count of 0 plays forever; a loop count of n stops on the last frame after n plays;
 /// - a single-frame source is finished from the start.
 ///
@@ -18,14 +19,15 @@
 /// frame decodes, so ``frame(at:)`` and ``prefetch()`` may run on different threads at once.
 ///
 /// ```swift
-/// let player = try AnimatedImagePlayer(source: #require(coders.animatedFrameSource(for: gifData)))
-/// let start = ContinuousClock.now
+/// guard let source = try ImageCodersManager.shared.animatedFrameSource(for: gifData) else { return }
+/// let player = AnimatedImagePlayer(source: source)
+/// let clock = ContinuousClock(), start = clock.now
 /// while true {
-///     let elapsed = ContinuousClock.now - start
+///     let elapsed = clock.now - start
 ///     show(try player.frame(at: elapsed))
-///     try player.prefetch()
-///     guard let next = player.nextFrameChange(after: elapsed) else { break } // finished
-///     try await Task.sleep(until: start + next)
+///     try player.prefetch()                                                    // decode ahead while it shows
+///     guard let next = player.nextFrameChange(after: elapsed) else { break }   // finished
+///     try await clock.sleep(until: start + next)
 /// }
 /// ```
 public final class AnimatedImagePlayer: Sendable {
