@@ -68,6 +68,28 @@ private func codingError(_ body: () throws -> Void) -> ImageCodingError? {
         }
     }
 
+    @Test func anEXIFOrientationIsReportedOrAppliedToEveryFrameAsInAFullDecode() throws {
+        let frames = (0..<3).map { index in
+            var pixels = PixelBuffer(width: 6, height: 4, fill: .white)
+            pixels[index, 0] = RGBA(red: 200, green: 10, blue: 10)
+            return ImageFrame(pixels: pixels, duration: .milliseconds(80))
+        }
+        let image = Image(frames: frames, orientation: .right, loopCount: 2)
+        let data = try WebPCoder().encode(image, as: .webp, options: ImageEncodingOptions(lossless: true))
+        for applyOrientation in [false, true] {
+            let options = ImageDecodingOptions(applyOrientation: applyOrientation)
+            let decoded = try coders.decode(data, options: options)
+            let source = try #require(try coders.animatedFrameSource(for: data, options: options))
+            #expect(source.orientation == decoded.orientation)
+            #expect(source.orientation == (applyOrientation ? .up : .right))
+            #expect(source.pixelSize == decoded.pixelSize)
+            #expect(source.pixelSize == (applyOrientation ? PixelSize(width: 4, height: 6) : PixelSize(width: 6, height: 4)))
+            for (index, frame) in decoded.frames.enumerated() {
+                #expect(try source.frame(at: index) == frame.pixels, "frame \(index), applyOrientation \(applyOrientation)")
+            }
+        }
+    }
+
     @Test func stillImagesOfOtherFormatsHaveNoFrameSource() throws {
         for name in ["png/rgba8.png", "webp/lossy-alpha.webp", "jpeg/rgb.jpg"] {
             #expect(try coders.animatedFrameSource(for: Fixtures.data(name)) == nil, "\(name)")
