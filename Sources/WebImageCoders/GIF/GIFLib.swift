@@ -53,8 +53,24 @@ struct GIFDecodedFrames {
 
 /// Where a record walk stands: everything needed to continue it after its last complete record.
 struct GIFWalk {
+    /// What a walk keeps of the frames it reads.
+    enum Output {
+        /// Every frame, in ``frames``, within the memory limit: a full or progressive decode.
+        case allFrames
+        /// Only the frame read last, in ``frames``: frame-by-frame decoding (``GIFFrameSource``).
+        case latestFrame
+        /// No pixels: image data is skipped undecoded and only ``durations`` grows (a scan).
+        case durationsOnly
+    }
+
+    var output = Output.allFrames
     var canvas: GIFCanvas
+    /// The frames kept, as ``output`` says.
     var frames: [ImageFrame] = []
+    /// How many frames the walk has read, kept or not.
+    var frameCount = 0
+    /// Every frame's duration (``Output/durationsOnly`` only).
+    var durations: [Duration] = []
     var loopCount = 1
     /// What the extensions read so far say about the next image.
     var info = GIFFrameInfo()
@@ -78,7 +94,12 @@ enum GIFLib {
     /// Continues `walk` (nil: from the start) over `data`, which must begin with the bytes the walk
     /// has already seen. With `stopAtEnd`, running out of bytes is not an error: the walk stays at
     /// its last complete record (nil while the header is incomplete), to be continued with more data.
-    static func continueWalk(_ walk: inout GIFWalk?, over data: Data, options: ImageDecodingOptions, stopAtEnd: Bool) throws {
+    ///
+    /// A new walk keeps frames as `output` says; the walk stops after its `frameLimit`-th frame.
+    static func continueWalk(
+        _ walk: inout GIFWalk?, over data: Data, options: ImageDecodingOptions, stopAtEnd: Bool,
+        output: GIFWalk.Output = .allFrames, frameLimit: Int = .max
+    ) throws {
         try data.withUnsafeBytes { bytes in
             var input = GIFInput(bytes: bytes)
             try withUnsafeMutablePointer(to: &input) { input in
@@ -96,9 +117,9 @@ enum GIFLib {
                 } else {
                     let width = Int(gif.pointee.SWidth), height = Int(gif.pointee.SHeight)
                     try ImageCodingError.checkDimensions(.gif, width: width, height: height, limit: options.maximumPixelCount)
-                    state = GIFWalk(canvas: GIFCanvas(width: width, height: height), offset: input.pointee.offset)
+                    state = GIFWalk(output: output, canvas: GIFCanvas(width: width, height: height), offset: input.pointee.offset)
                 }
-                try walkRecords(gif, input: input, options: options, walk: &state, stopAtEnd: stopAtEnd)
+                try walkRecords(gif, input: input, options: options, walk: &state, stopAtEnd: stopAtEnd, frameLimit: frameLimit)
                 walk = state
             }
         }
@@ -106,10 +127,10 @@ enum GIFLib {
 
     private static func walkRecords(
         _ gif: UnsafeMutablePointer<GifFileType>, input: UnsafeMutablePointer<GIFInput>, options: ImageDecodingOptions,
-        walk: inout GIFWalk, stopAtEnd: Bool
+        walk: inout GIFWalk, stopAtEnd: Bool, frameLimit: Int
     ) throws {
         var row = [UInt8]()
-        while !walk.isFinished {
+        while !walk.isFinished && walk.frameCount < frameLimit {
             walk.offset = input.pointee.offset
             let checkpoint = walk
             do {
@@ -120,6 +141,7 @@ enum GIFLib {
                 return
             }
         }
+        walk.offset = input.pointee.offset
     }
 
     /// Reads one record: an image (drawn and appended as a frame), an extension, or the trailer.
@@ -135,11 +157,12 @@ enum GIFLib {
         try check(DGifGetRecordType(gif, &type), "cannot read the next record")
         switch type {
         case IMAGE_DESC_RECORD_TYPE:
-            if !walk.frames.isEmpty {
+            if walk.output == .allFrames, !walk.frames.isEmpty {
                 let (total, overflow) = (walk.frames.count + 1).multipliedReportingOverflow(by: walk.canvas.frameByteCount)
                 if overflow || total > options.maximumAnimationByteCount {
                     if options.firstFrameWhenAnimationTooLarge {
                         walk.frames.removeSubrange(1...)
+                        walk.frameCount = 1
                         walk.isFinished = true
                         return
                     }
@@ -147,7 +170,7 @@ enum GIFLib {
                                            "\(walk.frames.count + 1) frames of \(width)×\(height) exceed \(options.maximumAnimationByteCount) bytes")
                 }
             }
-            try check(DGifGetImageDesc(gif), "cannot read image descriptor \(walk.frames.count + 1)")
+            try check(DGifGetImageDesc(gif), "cannot read image descriptor \(walk.frameCount + 1)")
             let image = gif.pointee.Image
             var info = walk.info
             info.left = Int(image.Left)
@@ -155,12 +178,19 @@ enum GIFLib {
             info.width = Int(image.Width)
             info.height = Int(image.Height)
             info.interlaced = image.Interlace
+            walk.frameCount += 1
+            if walk.output == .durationsOnly {
+                try skipImageData(gif, check: check)
+                walk.durations.append(info.duration)
+                walk.info = GIFFrameInfo()
+                return
+            }
             walk.canvas.beginFrame(info, palette: palette(image.ColorMap ?? gif.pointee.SColorMap))
             if !walk.canvas.frameIsVisible {
                 try skipImageData(gif, check: check)
             } else {
                 if row.count < info.width { row = [UInt8](repeating: 0, count: info.width) }
-                let frameNumber = walk.frames.count + 1
+                let frameNumber = walk.frameCount
                 try row.withUnsafeMutableBufferPointer { row in
                     guard let line = row.baseAddress else { return }
                     for pass in info.rowPasses {
@@ -176,7 +206,8 @@ enum GIFLib {
                     }
                 }
             }
-            walk.frames.append(ImageFrame(pixels: walk.canvas.endFrame(), duration: info.duration))
+            let frame = ImageFrame(pixels: walk.canvas.endFrame(), duration: info.duration)
+            if walk.output == .allFrames { walk.frames.append(frame) } else { walk.frames = [frame] }
             walk.info = GIFFrameInfo()
             if options.firstFrameOnly { walk.isFinished = true }
         case EXTENSION_RECORD_TYPE:

@@ -69,17 +69,28 @@ enum APNGDecoder {
             var decoded: [ImageFrame] = []
             decoded.reserveCapacity(frames.count)
             for (index, frame) in frames.enumerated() {
-                let png = standalonePNG(for: frame, of: animation, in: bytes)
-                let pixels = try LibPNG.decode(png, maximumPixelCount: options.maximumPixelCount).pixels
-                canvas.draw(pixels, control: frame.control, isFirst: index == 0)
+                try draw(frame, isFirst: index == 0, of: animation, in: bytes, onto: &canvas, maximumPixelCount: options.maximumPixelCount)
                 decoded.append(ImageFrame(pixels: canvas.snapshot(), duration: frame.control.duration))
             }
             if decoded.count == 1 { decoded[0].duration = .zero }
-            let orientation = animation.exif.flatMap {
-                ExifOrientationReader.orientation(inTIFF: UnsafeRawBufferPointer(rebasing: bytes[$0]))
-            } ?? .up
-            return Decoded(frames: decoded, loopCount: animation.playCount, orientation: orientation)
+            return Decoded(frames: decoded, loopCount: animation.playCount, orientation: orientation(of: animation, in: bytes))
         }
+    }
+
+    /// Decodes `frame` (its data wrapped as a standalone PNG) and draws it onto `canvas`, which holds the
+    /// frames before it: the one step of composition shared by the full decode and ``APNGFrameSource``.
+    static func draw(
+        _ frame: Frame, isFirst: Bool, of animation: Animation, in bytes: UnsafeRawBufferPointer,
+        onto canvas: inout APNGCanvas, maximumPixelCount: Int
+    ) throws {
+        let png = standalonePNG(for: frame, of: animation, in: bytes)
+        let pixels = try LibPNG.decode(png, maximumPixelCount: maximumPixelCount).pixels
+        canvas.draw(pixels, control: frame.control, isFirst: isFirst)
+    }
+
+    /// The orientation from the file's `eXIf` chunk, `.up` without one.
+    static func orientation(of animation: Animation, in bytes: UnsafeRawBufferPointer) -> ImageOrientation {
+        animation.exif.flatMap { ExifOrientationReader.orientation(inTIFF: UnsafeRawBufferPointer(rebasing: bytes[$0])) } ?? .up
     }
 
     /// Reads the chunks into an ``Animation``, checking CRCs, the canvas size against `maximumPixelCount`

@@ -29,46 +29,15 @@ enum WebPAnimationCodec {
     static func decode(
         _ bytes: UnsafeRawBufferPointer, features: WebPFeatures, options: ImageDecodingOptions
     ) throws(ImageCodingError) -> Decoded {
-        var decoderOptions = WebPAnimDecoderOptions()
-        guard WebPAnimDecoderOptionsInit(&decoderOptions) != 0 else {
-            throw ImageCodingError(.corruptData, format: .webp, "libwebp rejected the animation decoder options (ABI mismatch)")
-        }
-        decoderOptions.color_mode = MODE_RGBA
-        decoderOptions.use_threads = 1
-        var data = WebPData(bytes: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), size: bytes.count)
-        guard let decoder = WebPAnimDecoderNew(&data, &decoderOptions) else {
-            throw ImageCodingError(.corruptData, format: .webp, "libwebp could not parse the animation")
-        }
-        defer { WebPAnimDecoderDelete(decoder) }
-        var info = WebPAnimInfo()
-        guard WebPAnimDecoderGetInfo(decoder, &info) != 0, info.frame_count > 0 else {
-            throw ImageCodingError(.corruptData, format: .webp, "the animation has no frames")
-        }
-        let width = Int(info.canvas_width), height = Int(info.canvas_height)
-        guard width == features.width, height == features.height else {
-            throw ImageCodingError(.corruptData, format: .webp, "the animation canvas \(width)×\(height) differs from the header")
-        }
-        let frameCount = Int(info.frame_count)
-        let wanted = try framesToDecode(frameCount: frameCount, frameBytes: width * height * PixelBuffer.bytesPerPixel, options: options)
-
+        let decoder = try FrameDecoder(borrowing: bytes, features: features)
+        let wanted = try framesToDecode(frameCount: decoder.frameCount, frameBytes: decoder.frameByteCount, options: options)
         var frames: [ImageFrame] = []
         frames.reserveCapacity(wanted)
-        var previousTimestamp: Int32 = 0
         while frames.count < wanted {
-            var canvas: UnsafeMutablePointer<UInt8>?
-            var timestamp: Int32 = 0
-            guard WebPAnimDecoderGetNext(decoder, &canvas, &timestamp) != 0, let canvas else {
-                throw ImageCodingError(.corruptData, format: .webp, "libwebp could not decode frame \(frames.count + 1) of \(frameCount)")
-            }
-            let pixels = PixelBuffer(width: width, height: height, hasAlpha: true) { buffer in
-                UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(start: canvas, count: buffer.count))
-            }
-            let duration = wanted == 1 ? .zero : frameDuration(milliseconds: Int(timestamp) - Int(previousTimestamp))
-            previousTimestamp = timestamp
-            // Without the VP8X alpha flag the canvas is still transparent wherever no frame has drawn yet.
-            frames.append(ImageFrame(pixels: features.hasAlpha ? pixels : pixels.withAlphaFlagFromContent(), duration: duration))
+            let pixels = try decoder.decodeNext()
+            frames.append(ImageFrame(pixels: pixels, duration: wanted == 1 ? .zero : decoder.durations[frames.count]))
         }
-        return Decoded(frames: frames, loopCount: wanted == 1 ? 0 : Int(info.loop_count))
+        return Decoded(frames: frames, loopCount: wanted == 1 ? 0 : decoder.loopCount)
     }
 
     /// How many frames to decode under the memory limit: all, or 1 (or throws `.animationTooLarge`).
@@ -83,10 +52,139 @@ enum WebPAnimationCodec {
         )
     }
 
-    /// A frame's display time from the difference of two timestamps, short frames lengthened.
-    private static func frameDuration(milliseconds: Int) -> Duration {
+    /// A frame's display time as the file gives it, short frames lengthened.
+    fileprivate static func frameDuration(milliseconds: Int) -> Duration {
         let duration = Duration.milliseconds(max(milliseconds, 0))
         return duration <= shortFrameThreshold ? shortFrameReplacement : duration
+    }
+}
+
+// MARK: - Frame-by-frame decoding
+
+extension WebPAnimationCodec {
+    /// libwebp's animation decoder, which composites frames strictly in order: the machinery of both
+    /// the full decode and ``WebPFrameSource``.
+    ///
+    /// It reads the encoded bytes in place, so they must outlive it: either borrowed from a scope the
+    /// decoder does not leave (``init(borrowing:features:)``) or copied into memory it owns and frees
+    /// in `deinit` (``init(copying:features:)``). Not thread-safe: one caller at a time.
+    final class FrameDecoder {
+        let width: Int
+        let height: Int
+        let frameCount: Int
+        /// The `ANIM` chunk's loop count; 0 means forever.
+        let loopCount: Int
+        /// Every frame's display time (from the demuxer's per-frame durations, short ones lengthened):
+        /// the differences of the timestamps `WebPAnimDecoderGetNext` reports.
+        let durations: [Duration]
+        /// The index of the frame ``decodeNext()`` decodes.
+        private(set) var nextIndex = 0
+        private let decoder: OpaquePointer
+        private let hasAlpha: Bool
+        /// The bytes the decoder reads, when this object owns them.
+        private let ownedBytes: UnsafeMutableRawBufferPointer?
+
+        /// Bytes one decoded frame takes.
+        var frameByteCount: Int { width * height * PixelBuffer.bytesPerPixel }
+
+        /// A decoder reading `bytes` in place; the caller keeps them alive and unchanged while it is used.
+        convenience init(borrowing bytes: UnsafeRawBufferPointer, features: WebPFeatures) throws(ImageCodingError) {
+            try self.init(bytes: bytes, owned: nil, features: features)
+        }
+
+        /// A decoder reading its own copy of `bytes`.
+        convenience init(copying bytes: UnsafeRawBufferPointer, features: WebPFeatures) throws(ImageCodingError) {
+            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
+            if let base = bytes.baseAddress { copy.baseAddress?.copyMemory(from: base, byteCount: bytes.count) }
+            do {
+                try self.init(bytes: UnsafeRawBufferPointer(rebasing: copy[0..<bytes.count]), owned: copy, features: features)
+            } catch {
+                copy.deallocate()
+                throw error
+            }
+        }
+
+        private init(bytes: UnsafeRawBufferPointer, owned: UnsafeMutableRawBufferPointer?, features: WebPFeatures) throws(ImageCodingError) {
+            var decoderOptions = WebPAnimDecoderOptions()
+            guard WebPAnimDecoderOptionsInit(&decoderOptions) != 0 else {
+                throw ImageCodingError(.corruptData, format: .webp, "libwebp rejected the animation decoder options (ABI mismatch)")
+            }
+            decoderOptions.color_mode = MODE_RGBA
+            decoderOptions.use_threads = 1
+            var data = WebPData(bytes: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), size: bytes.count)
+            guard let decoder = WebPAnimDecoderNew(&data, &decoderOptions) else {
+                throw ImageCodingError(.corruptData, format: .webp, "libwebp could not parse the animation")
+            }
+            var info = WebPAnimInfo()
+            guard WebPAnimDecoderGetInfo(decoder, &info) != 0, info.frame_count > 0 else {
+                WebPAnimDecoderDelete(decoder)
+                throw ImageCodingError(.corruptData, format: .webp, "the animation has no frames")
+            }
+            let width = Int(info.canvas_width), height = Int(info.canvas_height)
+            guard width == features.width, height == features.height else {
+                WebPAnimDecoderDelete(decoder)
+                throw ImageCodingError(.corruptData, format: .webp, "the animation canvas \(width)×\(height) differs from the header")
+            }
+            let frameCount = Int(info.frame_count)
+            var durations: [Duration] = []
+            durations.reserveCapacity(frameCount)
+            if let demuxer = WebPAnimDecoderGetDemuxer(decoder) {
+                var iterator = WebPIterator()
+                for number in 1...frameCount {
+                    guard WebPDemuxGetFrame(demuxer, Int32(number), &iterator) != 0 else { break }
+                    durations.append(WebPAnimationCodec.frameDuration(milliseconds: Int(iterator.duration)))
+                }
+                WebPDemuxReleaseIterator(&iterator)
+            }
+            guard durations.count == frameCount else {
+                WebPAnimDecoderDelete(decoder)
+                throw ImageCodingError(.corruptData, format: .webp, "libwebp could not read the frames' durations")
+            }
+            self.decoder = decoder
+            self.width = width
+            self.height = height
+            self.frameCount = frameCount
+            self.loopCount = Int(info.loop_count)
+            self.durations = durations
+            self.hasAlpha = features.hasAlpha
+            self.ownedBytes = owned
+        }
+
+        deinit {
+            WebPAnimDecoderDelete(decoder)
+            ownedBytes?.deallocate()
+        }
+
+        /// Decodes frame ``nextIndex`` onto the canvas and returns a copy of the canvas.
+        func decodeNext() throws(ImageCodingError) -> PixelBuffer {
+            let canvas = try advance()
+            let pixels = PixelBuffer(width: width, height: height, hasAlpha: true) { buffer in
+                UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(start: canvas, count: buffer.count))
+            }
+            // Without the VP8X alpha flag the canvas is still transparent wherever no frame has drawn yet.
+            return hasAlpha ? pixels : pixels.withAlphaFlagFromContent()
+        }
+
+        /// Decodes frame ``nextIndex`` onto the canvas without copying it out (to reach a later frame).
+        func skipNext() throws(ImageCodingError) {
+            _ = try advance()
+        }
+
+        private func advance() throws(ImageCodingError) -> UnsafeMutablePointer<UInt8> {
+            var canvas: UnsafeMutablePointer<UInt8>?
+            var timestamp: Int32 = 0
+            guard nextIndex < frameCount, WebPAnimDecoderGetNext(decoder, &canvas, &timestamp) != 0, let canvas else {
+                throw ImageCodingError(.corruptData, format: .webp, "libwebp could not decode frame \(nextIndex + 1) of \(frameCount)")
+            }
+            nextIndex += 1
+            return canvas
+        }
+
+        /// Goes back to the first frame.
+        func reset() {
+            WebPAnimDecoderReset(decoder)
+            nextIndex = 0
+        }
     }
 }
 

@@ -34,16 +34,11 @@ public struct WebPCoder: ImageCoding {
     /// `size` as given: the caller keeps the aspect ratio. Animations cannot be scaled by libwebp and are
     /// returned at their full size.
     func decode(_ data: Data, options: ImageDecodingOptions, scaledTo size: PixelSize?) throws(ImageCodingError) -> Image {
-        let container = try WebPContainer(data)
-        if let canvas = container.canvasSize {
-            try ImageCodingError.checkDimensions(.webp, width: canvas.width, height: canvas.height, limit: options.maximumPixelCount)
-        }
+        let container = try Self.container(of: data, options: options)
         typealias Decoded = (frames: [ImageFrame], loopCount: Int, orientation: ImageOrientation, sourceSize: PixelSize)
         let decoded = try withBytes(of: data) { bytes throws(ImageCodingError) -> Decoded in
-            let features = try WebPStillCodec.features(bytes)
-            try ImageCodingError.checkDimensions(.webp, width: features.width, height: features.height, limit: options.maximumPixelCount)
+            let (features, orientation) = try Self.header(bytes, container: container, options: options)
             let sourceSize = PixelSize(width: features.width, height: features.height)
-            let orientation = container.hasEXIF ? WebPStillCodec.exifOrientation(bytes) ?? .up : .up
             if features.hasAnimation {
                 let animation = try WebPAnimationCodec.decode(bytes, features: features, options: options)
                 return (animation.frames, animation.loopCount, orientation, sourceSize)
@@ -83,8 +78,26 @@ public struct WebPCoder: ImageCoding {
         return data
     }
 
+    /// Reads the RIFF container and checks a `VP8X` canvas against the pixel limit, before libwebp sees the data.
+    static func container(of data: Data, options: ImageDecodingOptions) throws(ImageCodingError) -> WebPContainer {
+        let container = try WebPContainer(data)
+        if let canvas = container.canvasSize {
+            try ImageCodingError.checkDimensions(.webp, width: canvas.width, height: canvas.height, limit: options.maximumPixelCount)
+        }
+        return container
+    }
+
+    /// libwebp's view of the bitstream, checked against the pixel limit, and the EXIF orientation.
+    static func header(
+        _ bytes: UnsafeRawBufferPointer, container: WebPContainer, options: ImageDecodingOptions
+    ) throws(ImageCodingError) -> (features: WebPFeatures, orientation: ImageOrientation) {
+        let features = try WebPStillCodec.features(bytes)
+        try ImageCodingError.checkDimensions(.webp, width: features.width, height: features.height, limit: options.maximumPixelCount)
+        return (features, container.hasEXIF ? WebPStillCodec.exifOrientation(bytes) ?? .up : .up)
+    }
+
     /// Runs `body` on the bytes of `data` with a typed error (`Data.withUnsafeBytes` only rethrows untyped).
-    private func withBytes<R>(
+    func withBytes<R>(
         of data: Data, _ body: (UnsafeRawBufferPointer) throws(ImageCodingError) -> R
     ) throws(ImageCodingError) -> R {
         let result: Result<R, ImageCodingError> = data.withUnsafeBytes { bytes in

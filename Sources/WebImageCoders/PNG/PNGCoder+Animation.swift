@@ -1,0 +1,15 @@
+public import Foundation
+public import WebImageCore
+
+extension PNGCoder: AnimatedImageDecoding {
+    /// A source that decodes an animated PNG frame by frame, keeping only the bytes and one canvas, or
+    /// `nil` for a still PNG (no `acTL`, or no animation frame). Throws as ``decode(_:options:)`` does for
+    /// corrupt chunks, a canvas over the pixel limit, or a file cut short.
+    public func makeAnimatedFrameSource(for data: Data, options: ImageDecodingOptions) throws -> (any AnimatedImageFrameSource)? {
+        guard canDecode(data) else {
+            throw ImageCodingError(.unsupportedFormat, format: ImageFormat(detecting: data), "not a PNG")
+        }
+        guard APNGChunkReader.isAnimated(data) else { return nil }
+        return try APNGFrameSource(data: data, options: options)
+    }
+}
