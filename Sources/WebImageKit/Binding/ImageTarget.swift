@@ -1,0 +1,69 @@
+public import Foundation
+public import WebImageCore
+
+/// Anything that shows images: a widget, a terminal cell, a file on disk, a test double (SDWebImage's
+/// view categories without UIKit, SPEC VW-*). Adopt it, keep one ``ImageLoadState``, and call
+/// ``setImage(with:placeholder:options:context:slot:transition:manager:progress:completed:)``.
+///
+/// The binding calls the methods below from whatever task delivers the result (there is no main
+/// thread to hop to on Linux: VW-12, VW-13), so implementations must be thread-safe; a UI toolkit
+/// target hops to its own thread inside them.
+///
+/// ```swift
+/// final class Thumbnail: ImageTarget {
+///     let imageLoadState = ImageLoadState()
+///     let shown = LockedImage()
+///     func setImage(_ image: Image?, for slot: ImageSlot, transition: ImageTransition?, cacheType: ImageCacheType) {
+///         shown.set(image)
+///     }
+/// }
+/// thumbnail.setImage(with: url, placeholder: grey)
+/// ```
+public protocol ImageTarget: AnyObject, Sendable {
+    /// The target's load bookkeeping: what runs in each slot, and the URL of each (VW-03, VW-26).
+    var imageLoadState: ImageLoadState { get }
+
+    /// Shows `image` in `slot` (VW-05): a placeholder (`transition == nil`, `cacheType == .none`), a
+    /// partial or whole result, or `nil` to clear. Animate with `transition` when it is given (TR-04).
+    func setImage(_ image: Image?, for slot: ImageSlot, transition: ImageTransition?, cacheType: ImageCacheType)
+
+    /// Reports download progress of the load in `slot` (VW-08). Default: nothing.
+    func imageLoadDidProgress(_ progress: DownloadProgress, for slot: ImageSlot)
+
+    /// Reports that the load in `slot` failed. Default: nothing.
+    func imageLoadDidFail(_ error: ImageLoadError, for slot: ImageSlot)
+
+    /// Shows a list of images as an animation, in order (VW-17); called again as more arrive. Default: nothing.
+    func setAnimationImages(_ images: [Image], for slot: ImageSlot)
+}
+
+extension ImageTarget {
+    public func imageLoadDidProgress(_ progress: DownloadProgress, for slot: ImageSlot) {}
+    public func imageLoadDidFail(_ error: ImageLoadError, for slot: ImageSlot) {}
+    public func setAnimationImages(_ images: [Image], for slot: ImageSlot) {}
+}
+
+/// Which of a target's images a load is for: its operation key (VW-26). Loads in different slots run
+/// side by side; a new load in a slot cancels the one before it (VW-02). The keyed variants stand in for
+/// UIKit's highlighted image (VW-20) and button states (VW-21, K-21).
+public struct ImageSlot: Hashable, Sendable, CustomStringConvertible {
+    /// The operation key.
+    public let key: String
+
+    /// A slot named by `key`.
+    public init(_ key: String) { self.key = key }
+
+    /// The main image (the default).
+    public static let image = ImageSlot("image")
+    /// The highlighted image (VW-20).
+    public static let highlighted = ImageSlot("highlighted")
+    /// The animation images of ``ImageTarget/setAnimationImages(with:options:context:manager:completed:)`` (VW-17).
+    public static let animation = ImageSlot("animation")
+
+    /// The image for a control state, such as `"normal"` or `"selected"` (VW-21, K-21).
+    public static func image(forState state: String) -> ImageSlot { ImageSlot("image_\(state)") }
+    /// The background image for a control state (VW-21, K-21).
+    public static func backgroundImage(forState state: String) -> ImageSlot { ImageSlot("backgroundImage_\(state)") }
+
+    public var description: String { key }
+}

@@ -1,0 +1,49 @@
+/// How a target should animate an image in when a load sets it (SDWebImage's `SDWebImageTransition`,
+/// SPEC TR-01…TR-04, K-18). A description only: the target runs the animation with its own toolkit.
+///
+/// It is used only for whole images that came from the network, or from any source with
+/// ``ImageLoadOptions/forceTransition``; placeholders and cache hits are set without it.
+public struct ImageTransition: Sendable, Hashable {
+    /// The kind of animation (the seeds' presets, plus a name for anything else).
+    public enum Kind: Sendable, Hashable {
+        case fade
+        case flipFromLeft, flipFromRight, flipFromTop, flipFromBottom
+        case curlUp, curlDown
+        /// A target-defined animation.
+        case custom(String)
+    }
+
+    /// The timing curve.
+    public enum Curve: Sendable, Hashable {
+        case linear, easeIn, easeOut, easeInOut
+    }
+
+    /// The animation.
+    public var kind: Kind
+    /// How long it lasts (TR-02: default 0.5 s).
+    public var duration: Duration
+    /// Its timing curve (default ease-in-out).
+    public var curve: Curve
+
+    /// Creates a transition.
+    public init(_ kind: Kind, duration: Duration = .milliseconds(500), curve: Curve = .easeInOut) {
+        self.kind = kind
+        self.duration = duration
+        self.curve = curve
+    }
+
+    /// A cross-fade of 0.5 s.
+    public static let fade = ImageTransition(.fade)
+    /// A flip from the left of 0.5 s.
+    public static let flipFromLeft = ImageTransition(.flipFromLeft)
+    /// A flip from the right of 0.5 s.
+    public static let flipFromRight = ImageTransition(.flipFromRight)
+    /// A flip from the top of 0.5 s.
+    public static let flipFromTop = ImageTransition(.flipFromTop)
+    /// A flip from the bottom of 0.5 s.
+    public static let flipFromBottom = ImageTransition(.flipFromBottom)
+    /// A page curl up of 0.5 s.
+    public static let curlUp = ImageTransition(.curlUp)
+    /// A page curl down of 0.5 s.
+    public static let curlDown = ImageTransition(.curlDown)
+}
