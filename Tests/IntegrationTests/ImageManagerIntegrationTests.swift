@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+import WebImageKit
+
+/// The manager end to end over loopback: downloader, disk cache, memory cache (issue 6 tests).
+@Suite struct ImageManagerIntegrationTests {
+    static func temporaryRoot() throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("wik-manager-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        return root
+    }
+
+    @Test func aColdLoadDownloadsOnceAWarmLoadIsAMemoryHitAndAFreshManagerIsADiskHit() async throws {
+        let server = try TestImageServer()
+        let root = try Self.temporaryRoot()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try await server.run { base in
+            try await withImageDownloader { downloader in
+                let url = base.appendingPathComponent("image/photo.png")
+                let manager = ImageManager(cache: ImageCache(namespace: "it", root: root), loader: downloader)
+                let cold = try await manager.loadImage(from: url, options: [.waitStoreCache])
+                #expect(cold.cacheType == .none)
+                #expect(cold.image.pixelSize == PixelSize(width: 16, height: 8))
+                let warm = try await manager.loadImage(from: url)
+                #expect(warm.cacheType == .memory)
+                #expect(warm.image === cold.image)
+
+                // A fresh manager and cache on the same directory: what a new process sees.
+                let fresh = ImageManager(cache: ImageCache(namespace: "it", root: root), loader: downloader)
+                let disk = try await fresh.loadImage(from: url)
+                #expect(disk.cacheType == .disk)
+                #expect(disk.image.pixelSize == cold.image.pixelSize)
+                #expect(await server.log.count("/image/photo.png") == 1)
+            }
+        }
+    }
+
+    @Test func fiftySimultaneousLoadsOfOneURLMakeOneRequest() async throws {
+        let server = try TestImageServer()
+        let root = try Self.temporaryRoot()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try await server.run { base in
+            try await withImageDownloader { downloader in
+                let url = base.appendingPathComponent("image/shared.png")
+                let manager = ImageManager(cache: ImageCache(namespace: "it", root: root), loader: downloader)
+                let results = await manager.loadImages(Array(repeating: url, count: 50))
+                #expect(results.allSatisfy { (try? $0.get()) != nil })
+                #expect(await server.log.count("/image/shared.png") == 1)
+            }
+        }
+    }
+
+    @Test func refreshCachedSendsTheStoredETagAndA304GivesNoSecondResult() async throws {
+        let server = try TestImageServer()
+        let root = try Self.temporaryRoot()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try await server.run { base in
+            try await withImageDownloader { downloader in
+                let url = base.appendingPathComponent("etag")
+                let manager = ImageManager(cache: ImageCache(namespace: "it", root: root), loader: downloader)
+                _ = try await manager.loadImage(from: url, options: [.waitStoreCache])
+                let results = LockedValue<[ImageCacheType]>([])
+                let (ended, endedSink) = AsyncStream.makeStream(of: Void.self)
+                manager.loadImage(with: url, options: [.refreshCached]) { result in
+                    results.withLock { $0.append((try? result.get().cacheType) ?? .all) }
+                    endedSink.yield()
+                }
+                var iterator = ended.makeAsyncIterator()
+                _ = await iterator.next()
+                for _ in 0..<5_000 where manager.isRunning { try await Task.sleep(for: .milliseconds(1)) }
+                #expect(results.withLock { $0 } == [.memory])
+                let conditional = await server.log.headers(of: "/etag").last
+                #expect(conditional?["if-none-match"] == "\"v1\"")
+                #expect(await server.log.count("/etag") == 2)
+            }
+        }
+    }
+
+    @Test func aServerErrorPutsTheURLOnTheFailedListAndNothingIsCached() async throws {
+        let server = try TestImageServer()
+        let root = try Self.temporaryRoot()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try await server.run { base in
+            try await withImageDownloader { downloader in
+                let url = base.appendingPathComponent("status/404")
+                let cache = ImageCache(namespace: "it", root: root)
+                let manager = ImageManager(cache: cache, loader: downloader)
+                await #expect(throws: ImageLoadError.self) { try await manager.loadImage(from: url) }
+                #expect(manager.failedURLs == [url])
+                #expect(await cache.contains(url.absoluteString) == .none)
+            }
+        }
+    }
+}
