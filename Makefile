@@ -24,6 +24,8 @@ bench: deps
 	scripts/bench-codecs.sh
 	scripts/bench-thumbnails.sh
 	scripts/bench-cache.sh
+	scripts/bench-download.sh
+	scripts/bench-manager.sh
 
 clean:
 	rm -rf .build .build-* demo-output samples

@@ -11,7 +11,8 @@ swift build -c release --product webimage >&2
 bin="$(swift build -c release --show-bin-path)/webimage"
 scratch="$(mktemp -d)"
 chmod 755 "$scratch"
-cleanup() { [[ -f $scratch/nginx.pid ]] && kill "$(cat "$scratch/nginx.pid")" 2>/dev/null; rm -rf "$scratch"; }
+source scripts/lib/local-server.sh
+cleanup() { local_server_stop; rm -rf "$scratch"; }
 trap cleanup EXIT
 
 # The images: one small JPEG (about 20 KB) under $count names; distinct URLs are what matters here.
@@ -20,27 +21,7 @@ mkdir -p "$scratch/www"
 for ((i = 0; i < count; i++)); do ln "$scratch/src/photo.jpg" "$scratch/www/$i.jpg"; done
 image_bytes=$(stat -c %s "$scratch/src/photo.jpg")
 
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-cat > "$scratch/nginx.conf" <<CONF
-worker_processes 2;
-pid $scratch/nginx.pid;
-error_log $scratch/error.log;
-events { worker_connections 1024; }
-http {
-    access_log $scratch/access.log;
-    client_body_temp_path $scratch/tmp;
-    proxy_temp_path $scratch/tmp;
-    fastcgi_temp_path $scratch/tmp;
-    uwsgi_temp_path $scratch/tmp;
-    scgi_temp_path $scratch/tmp;
-    types { image/jpeg jpg; }
-    server { listen 127.0.0.1:$port; root $scratch/www; keepalive_requests 100000; }
-}
-CONF
-mkdir -p "$scratch/tmp"
-nginx -c "$scratch/nginx.conf"
-base="http://127.0.0.1:$port"
-for _ in $(seq 50); do curl -sf -o /dev/null "$base/0.jpg" && break; sleep 0.1; done
+local_server_start
 
 for ((i = 0; i < count; i++)); do echo "$base/$i.jpg"; done > "$scratch/distinct.txt"
 for ((i = 0; i < count; i++)); do echo "$base/0.jpg"; done > "$scratch/same.txt"

@@ -7,7 +7,7 @@ struct WebImageCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "webimage",
         abstract: "Inspect, convert and decode images with WebImageKit.",
-        subcommands: [InfoCommand.self, ConvertCommand.self, DecodeCommand.self, SamplesCommand.self, CacheCommand.self, BenchCacheCommand.self, BenchDownloadCommand.self]
+        subcommands: [InfoCommand.self, ConvertCommand.self, DecodeCommand.self, SamplesCommand.self, CacheCommand.self, BenchCacheCommand.self, BenchDownloadCommand.self, BenchManagerCommand.self]
     )
 }
 
