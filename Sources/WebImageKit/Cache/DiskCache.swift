@@ -52,8 +52,8 @@ public final class DiskCache: Sendable {
 
     /// Runs `body` on the I/O queue and resumes the caller with its result.
     func run<T: Sendable>(_ body: @escaping @Sendable (DiskStorage) -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            queue.async { [storage] in continuation.resume(returning: body(storage)) }
+        await withHandOff { deliver in
+            queue.async { [storage] in deliver(body(storage)) }
         }
     }
 

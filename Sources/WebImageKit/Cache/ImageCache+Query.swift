@@ -25,12 +25,8 @@ extension ImageCache {
         }
         let operation = CacheQueryOperation()
         let result: CacheQueryResult? = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                diskCache.enqueue { storage in
-                    let result = operation.isCancelled
-                        ? nil : self.lookUpDisk(storage, key: key, decoding: decoding, memoryImage: memoryImage)
-                    continuation.resume(returning: result)
-                }
+            await diskCache.run { storage in
+                operation.isCancelled ? nil : self.lookUpDisk(storage, key: key, decoding: decoding, memoryImage: memoryImage)
             }
         } onCancel: {
             operation.cancel()

@@ -32,12 +32,10 @@ extension ImageDownloader {
     ) async throws -> DownloadResult {
         let waiter = DownloadWaiter<DownloadResult>()
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                guard waiter.install(continuation) else { return }
-                let token = download(url, options: options, decoding: decoding, progress: progress, partial: partial) { result in
+            try await waiter.wait {
+                download(url, options: options, decoding: decoding, progress: progress, partial: partial) { result in
                     waiter.resume(with: result)
                 }
-                waiter.attach(token)
             }
         } onCancel: {
             waiter.cancel()
@@ -67,14 +65,12 @@ extension ImageDownloader {
     ) async throws -> RevalidationResult {
         let waiter = DownloadWaiter<RevalidationResult>()
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                guard waiter.install(continuation) else { return }
-                let token = subscribe(
+            try await waiter.wait {
+                subscribe(
                     url, options: options, validators: validators, decoding: decoding, progress: progress, partial: nil
                 ) { result in
                     waiter.resume(with: result)
                 }
-                waiter.attach(token)
             }
         } onCancel: {
             waiter.cancel()
@@ -84,58 +80,62 @@ extension ImageDownloader {
 
 /// Joins a callback-style download to one awaiting task: resumes it exactly once, with the result or
 /// with `cancelled` when the task is cancelled first (in which case the token is cancelled too).
+///
+/// The result travels through the waiter's lock, not through the continuation, so that ThreadSanitizer
+/// sees the hand-off (see `withHandOff`).
 private final class DownloadWaiter<Value: Sendable>: Sendable {
     private struct State {
-        var continuation: CheckedContinuation<Value, any Error>?
+        var continuation: CheckedContinuation<Void, Never>?
         var token: DownloadToken?
-        var isCancelled = false
-        var isDone = false
+        var result: Result<Value, ImageDownloadError>?
     }
 
     private let state = LockedValue(State())
 
-    /// Stores the continuation; returns false (having resumed it) when the task was already cancelled.
-    func install(_ continuation: CheckedContinuation<Value, any Error>) -> Bool {
-        let cancelled = state.withLock { state in
-            if state.isCancelled {
-                state.isDone = true
-                return true
+    /// Starts the download with `start` (unless the task was already cancelled) and suspends until
+    /// ``resume(with:)`` or ``cancel()``; returns the result or throws the error.
+    func wait(_ start: () -> DownloadToken) async throws(ImageDownloadError) -> Value {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let isDone = state.withLock { state in
+                if state.result != nil { return true }
+                state.continuation = continuation
+                return false
             }
-            state.continuation = continuation
-            return false
+            if isDone {
+                continuation.resume()
+                return
+            }
+            let token = start()
+            let cancelNow = state.withLock { state in
+                state.token = token
+                return state.result.map { if case .failure(let error) = $0 { error.code == .cancelled } else { false } } ?? false
+            }
+            if cancelNow { token.cancel() }
         }
-        if cancelled { continuation.resume(throwing: ImageDownloadError.cancelled("the task was cancelled")) }
-        return !cancelled
-    }
-
-    /// Remembers the token, cancelling it at once if the task was cancelled meanwhile.
-    func attach(_ token: DownloadToken) {
-        let cancelNow = state.withLock { state in
-            state.token = token
-            return state.isCancelled
+        guard let result = state.withLock({ $0.result }) else {
+            preconditionFailure("DownloadWaiter resumed without a result")
         }
-        if cancelNow { token.cancel() }
+        return try result.get()
     }
 
     func resume(with result: Result<Value, ImageDownloadError>) {
-        let continuation = state.withLock { state -> CheckedContinuation<Value, any Error>? in
-            guard !state.isDone else { return nil }
-            state.isDone = true
+        let continuation = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard state.result == nil else { return nil }
+            state.result = result
             defer { state.continuation = nil }
             return state.continuation
         }
-        continuation?.resume(with: result.mapError { $0 as any Error })
+        continuation?.resume()
     }
 
     func cancel() {
-        let (continuation, token) = state.withLock { state -> (CheckedContinuation<Value, any Error>?, DownloadToken?) in
-            state.isCancelled = true
-            guard !state.isDone else { return (nil, nil) }
-            state.isDone = state.continuation != nil
+        let (continuation, token) = state.withLock { state -> (CheckedContinuation<Void, Never>?, DownloadToken?) in
+            guard state.result == nil else { return (nil, nil) }
+            state.result = .failure(ImageDownloadError.cancelled("the task was cancelled"))
             defer { state.continuation = nil }
             return (state.continuation, state.token)
         }
         token?.cancel()
-        continuation?.resume(throwing: ImageDownloadError.cancelled("the task was cancelled"))
+        continuation?.resume()
     }
 }

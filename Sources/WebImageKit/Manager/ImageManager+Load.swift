@@ -88,13 +88,14 @@ extension ImageManager {
         let operation = register(url: url)
         let cachedFirst = LockedValue<ImageLoadResult?>(nil)
         let result: Result<ImageLoadResult, ImageLoadError> = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                operation.onCancel { continuation.resume(returning: .failure(.cancelled(url))) }
+            await withHandOff { deliver in
+                // Exactly one of these runs: the operation either is cancelled or delivers its last result.
+                operation.onCancel { deliver(.failure(.cancelled(url))) }
                 let remember: @Sendable (ImageLoadResult) -> Void = { loaded in
                     if loaded.isFinished { cachedFirst.withLock { $0 = loaded } }
                 }
                 start(request, operation, progress: progress, intermediate: remember) { result in
-                    continuation.resume(returning: result.flatMap { loaded in
+                    deliver(result.flatMap { loaded in
                         guard let loaded = loaded ?? cachedFirst.withLock({ $0 }) else {
                             return .failure(ImageLoadError(.notCached, "nothing to deliver", url: url))
                         }

@@ -19,7 +19,7 @@ import WebImageKit
         #expect(!fixture.manager.isRunning)
         fixture.loader.release()
         // The cancellation reaches the loader; once it has, nothing can be delivered any more.
-        for _ in 0..<5_000 where fixture.loader.cancellations == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        try await eventually { fixture.loader.cancellations > 0 }
         #expect(fixture.loader.cancellations == 1)
         #expect(deliveries.count == 0)
     }
@@ -73,9 +73,7 @@ import WebImageKit
         #expect(operations.allSatisfy { $0.isCancelled })
         fixture.loader.release()
         // Loads cancelled before reaching the loader never start; the others see the cancellation.
-        for _ in 0..<5_000 where fixture.loader.cancellations < fixture.loader.totalLoads {
-            try await Task.sleep(for: .milliseconds(1))
-        }
+        try await eventually { fixture.loader.cancellations == fixture.loader.totalLoads }
         #expect(fixture.loader.cancellations == fixture.loader.totalLoads)
         #expect(deliveries.count == 0)
     }

@@ -234,12 +234,18 @@ struct ManagerFixture {
             cache: cache, loader: loader, configuration: configuration, logger: logger, metricsFactory: metrics)
     }
 
-    /// Waits until the manager has no running load (polling; every check is a state read).
+    /// Waits until the manager has no running load.
     func waitUntilIdle() async throws {
-        for _ in 0..<5_000 where manager.isRunning {
-            try await Task.sleep(for: .milliseconds(1))
-        }
+        try await eventually { !manager.isRunning }
     }
 
     func remove() { root.remove() }
+}
+
+/// Waits (up to 5 s, checking every millisecond) until `condition` holds: for state that changes on another
+/// task with no event to wait on, such as a cancellation reaching a loader.
+func eventually(_ condition: () -> Bool) async throws {
+    for _ in 0..<5_000 where !condition() {
+        try await Task.sleep(for: .milliseconds(1))
+    }
 }
