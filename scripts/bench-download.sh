@@ -6,17 +6,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 count="${1:-1000}"
 
-scripts/install-deps.sh nginx hyperfine curl >&2
-swift build -c release --product webimage >&2
-bin="$(swift build -c release --show-bin-path)/webimage"
-scratch="$(mktemp -d)"
-chmod 755 "$scratch"
 source scripts/lib/local-server.sh
-cleanup() { local_server_stop; rm -rf "$scratch"; }
-trap cleanup EXIT
+bench_prepare hyperfine
 
 # The images: one small JPEG (about 20 KB) under $count names; distinct URLs are what matters here.
-mkdir -p "$scratch/www"
 "$bin" samples "$scratch/src" --size 256x192 --only photo.jpg >/dev/null
 for ((i = 0; i < count; i++)); do ln "$scratch/src/photo.jpg" "$scratch/www/$i.jpg"; done
 image_bytes=$(stat -c %s "$scratch/src/photo.jpg")
@@ -40,7 +33,8 @@ for list in distinct same; do
         -n "curl-$list" "curl -s --parallel --parallel-max 6 -K $scratch/$list.curl" >&2
 done
 "$bin" bench-download --url-file "$scratch/distinct.txt" --concurrency 6 > "$scratch/inprocess.json"
-hyperfine --runs 20 -n startup "$bin bench-download --url-file /dev/null" --export-json "$scratch/startup.json" >&2
+: > "$scratch/empty.txt"
+hyperfine --runs 20 -n startup "$bin bench-download --url-file $scratch/empty.txt" --export-json "$scratch/startup.json" >&2
 
 python3 - "$scratch" "$count" "$image_bytes" benchmarks/RESULTS.md \
     "${made[webimage-distinct]}" "${made[curl-distinct]}" "${made[webimage-same]}" "${made[curl-same]}" <<'PY'
@@ -63,8 +57,8 @@ lines = [
     f"Linux {platform.release()}; {swift}; curl {curl}; nginx {nginx} on 127.0.0.1 (2 workers).",
     "",
     f"Command: `scripts/bench-download.sh {count}`. {count:,} URLs requested at once, 6 transfers at a time: "
-    f"`webimage bench-download` (release; `ImageDownloader`, HTTP/1.1 keep-alive, **downloads and decodes** each "
-    f"{size:,}-byte 256×192 JPEG) beside `curl --parallel --parallel-max 6 -K list` (downloads to /dev/null, no decode). "
+    f"`webimage bench-download` (release; `ImageDownloader.data(for:)`: HTTP/1.1 keep-alive, status/type/size checks, "
+    f"each {size:,}-byte 256×192 JPEG downloaded, not decoded) beside `curl --parallel --parallel-max 6 -K list` (to /dev/null). "
     "hyperfine, 2 warm-up runs + 10 runs, mean ± σ in ms; the whole process is timed for both "
     f"(webimage's start-up and shutdown alone: {startup * 1000:.0f} ms). Requests = lines in nginx's access log for one run.",
     "",
@@ -78,7 +72,7 @@ for list, label in [("distinct", f"{count:,} distinct URLs"), ("same", f"{count:
                  f"{ours[0]/theirs[0]:.2f} | {made[f'webimage-{list}']} | {made[f'curl-{list}']} |")
 lines += [
     "",
-    f"In process, without start-up: {inprocess['requested']:,} distinct images downloaded and decoded in "
+    f"In process, without start-up: {inprocess['requested']:,} distinct images downloaded in "
     f"{inprocess['seconds']*1000:.0f} ms ({inprocess['requested']/inprocess['seconds']:,.0f} images/s). "
     "Ratio = webimage / curl; below 1 is faster. For one URL, webimage sends one request and shares it among all callers (SPEC DL-48).",
     "<!-- download:end -->",

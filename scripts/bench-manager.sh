@@ -7,16 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 loads="${1:-50}"
 
-scripts/install-deps.sh nginx curl python3-pil >&2
-swift build -c release --product webimage >&2
-bin="$(swift build -c release --show-bin-path)/webimage"
-scratch="$(mktemp -d)"
-chmod 755 "$scratch"
 source scripts/lib/local-server.sh
-cleanup() { local_server_stop; rm -rf "$scratch"; }
-trap cleanup EXIT
+bench_prepare python3-pil
 
-mkdir -p "$scratch/www"
 "$bin" samples "$scratch/src" --size 1024x768 --only photo.jpg >/dev/null
 cp "$scratch/src/photo.jpg" "$scratch/www/photo.jpg"
 local_server_start

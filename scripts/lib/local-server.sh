@@ -1,5 +1,18 @@
-# Sourced by the benchmark scripts: serves "$scratch/www" with nginx on a free 127.0.0.1 port and sets
-# $base to its URL and $access_log to its log. Needs $scratch; stops nginx in local_server_stop.
+# Sourced by the benchmark scripts that need an HTTP origin.
+#   bench_prepare PACKAGES...  installs the packages (and nginx, curl), builds webimage in release, and sets
+#                              $bin and $scratch (a temporary folder removed, with nginx stopped, on exit);
+#   local_server_start         serves "$scratch/www" with nginx on a free 127.0.0.1 port and sets $base
+#                              to its URL and $access_log to its log.
+
+bench_prepare() {
+    scripts/install-deps.sh nginx curl "$@" >&2
+    swift build -c release --product webimage >&2
+    bin="$(swift build -c release --show-bin-path)/webimage"
+    scratch="$(mktemp -d)"
+    chmod 755 "$scratch"
+    mkdir -p "$scratch/www"
+    trap 'local_server_stop; rm -rf "$scratch"' EXIT
+}
 
 local_server_start() {
     local port

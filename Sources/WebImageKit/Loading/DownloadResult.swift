@@ -18,6 +18,20 @@ public struct DownloadResult: Sendable {
     }
 }
 
+/// The bytes of a download that was not decoded (``ImageDownloader/data(for:options:progress:)``).
+public struct DownloadedData: Sendable {
+    /// The body.
+    public var data: Data
+    /// The response it came with.
+    public var response: DownloadResponse
+
+    /// Creates a value.
+    public init(data: Data, response: DownloadResponse) {
+        self.data = data
+        self.response = response
+    }
+}
+
 /// The parts of a response a caller may need after a download: status, final URL and headers.
 public struct DownloadResponse: Sendable, Hashable {
     /// The URL the bytes came from, after redirects.

@@ -69,7 +69,29 @@ extension ImageDownloader {
                 subscribe(
                     url, options: options, validators: validators, decoding: decoding, progress: progress, partial: nil
                 ) { result in
-                    waiter.resume(with: result)
+                    waiter.resume(with: result.flatMap(\.revalidation))
+                }
+            }
+        } onCancel: {
+            waiter.cancel()
+        }
+    }
+
+    /// Downloads the bytes of `url` without decoding them (the checks on status, content type and size
+    /// still apply), sharing the request with every other caller of the URL.
+    ///
+    /// ```swift
+    /// let original = try await downloader.data(for: url).data   // to store or forward as it is
+    /// ```
+    /// - Throws: ``ImageDownloadError``.
+    public func data(
+        for url: URL, options: DownloadOptions = [], progress: (@Sendable (DownloadProgress) -> Void)? = nil
+    ) async throws -> DownloadedData {
+        let waiter = DownloadWaiter<DownloadedData>()
+        return try await withTaskCancellationHandler {
+            try await waiter.wait {
+                subscribe(url, options: options, validators: nil, decoding: nil, progress: progress, partial: nil) { result in
+                    waiter.resume(with: result.flatMap(\.bytes))
                 }
             }
         } onCancel: {

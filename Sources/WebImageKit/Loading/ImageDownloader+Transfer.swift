@@ -62,23 +62,27 @@ extension ImageDownloader {
     /// Decodes once per distinct ``ImageDecodingOptions`` among the subscribers still attached and
     /// calls each of them; a subscriber that cancels meanwhile is skipped.
     private func decodeAndDeliver(_ operationID: UInt64, data: Data, response: DownloadResponse) {
-        var decoded: [ImageDecodingOptions: Result<RevalidationResult, ImageDownloadError>] = [:]
+        var decoded: [ImageDecodingOptions: Result<SubscriberOutcome, ImageDownloadError>] = [:]
         for subscriber in state.withLock({ $0.subscribers(of: operationID) }) {
-            let result: Result<RevalidationResult, ImageDownloadError>
-            if let cached = decoded[subscriber.decoding] {
+            let result: Result<SubscriberOutcome, ImageDownloadError>
+            if subscriber.decoding == nil {
+                result = .success(.bytes(DownloadedData(data: data, response: response)))
+            } else if let decoding = subscriber.decoding, let cached = decoded[decoding] {
                 result = cached
-            } else {
+            } else if let decoding = subscriber.decoding {
                 // Nobody is waiting for this option set any more: skip the decode.
                 guard state.withLock({ $0.subscribers(of: operationID).contains { $0.id == subscriber.id } }) else {
                     continue
                 }
                 do {
-                    let image = try (subscriber.decoding.coders ?? coders).decode(data, options: subscriber.decoding)
+                    let image = try (decoding.coders ?? coders).decode(data, options: decoding)
                     result = .success(.modified(DownloadResult(image: image, data: data, response: response)))
                 } catch {
                     result = .failure(ImageDownloadError(.decodeFailed, "the downloaded bytes could not be decoded", underlying: error))
                 }
-                decoded[subscriber.decoding] = result
+                decoded[decoding] = result
+            } else {
+                continue
             }
             if let taken = state.withLock({ $0.takeSubscriber(subscriber.id, of: operationID) }) {
                 taken.completion(result)

@@ -170,13 +170,7 @@ public final class ImageDownloader: Sendable {
         completion: @escaping @Sendable (Result<DownloadResult, ImageDownloadError>) -> Void
     ) -> DownloadToken {
         subscribe(url, options: options, validators: nil, decoding: decoding, progress: progress, partial: partial) { result in
-            completion(result.flatMap { outcome in
-                switch outcome {
-                case .modified(let result): .success(result)
-                // Unreachable: without validators a 304 is a bad status (SPEC K-09).
-                case .notModified(let response): .failure(ImageDownloadError(.badStatus(response.statusCode), "not modified"))
-                }
-            })
+            completion(result.flatMap(\.download))
         }
     }
 
@@ -186,10 +180,10 @@ public final class ImageDownloader: Sendable {
         _ url: URL,
         options: DownloadOptions,
         validators: Validators?,
-        decoding: ImageDecodingOptions,
+        decoding: ImageDecodingOptions?,
         progress: (@Sendable (DownloadProgress) -> Void)?,
         partial: (@Sendable (Image) -> Void)?,
-        completion: @escaping @Sendable (Result<RevalidationResult, ImageDownloadError>) -> Void
+        completion: @escaping @Sendable (Result<SubscriberOutcome, ImageDownloadError>) -> Void
     ) -> DownloadToken {
         guard canLoad(url) else {
             let error = ImageDownloadError(.invalidURL, "\(url.absoluteString) is not an http(s) URL")
@@ -197,8 +191,8 @@ public final class ImageDownloader: Sendable {
             return DownloadToken(url: url, downloader: nil, operation: 0, subscriber: 0)
         }
         var decoding = decoding
-        if options.contains(.scaleDownLargeImages), decoding.scaleDownLimitBytes == nil {
-            decoding.scaleDownLimitBytes = ImageDecodingOptions.defaultScaleDownLimitBytes
+        if options.contains(.scaleDownLargeImages), decoding?.scaleDownLimitBytes == nil {
+            decoding?.scaleDownLimitBytes = ImageDecodingOptions.defaultScaleDownLimitBytes
         }
         let subscriberDecoding = decoding
         let validators = validators?.isEmpty == false ? validators : nil
@@ -241,7 +235,7 @@ public final class ImageDownloader: Sendable {
     }
 
     /// Calls each subscriber's completion with `result`.
-    func deliver(_ result: Result<RevalidationResult, ImageDownloadError>, to subscribers: [DownloadSubscriber]) {
+    func deliver(_ result: Result<SubscriberOutcome, ImageDownloadError>, to subscribers: [DownloadSubscriber]) {
         for subscriber in subscribers { subscriber.completion(result) }
     }
 }

@@ -38,7 +38,7 @@ final class ProgressiveFeeder {
         var images: [ImageDecodingOptions: Image] = [:]
         var deliveries: [(DownloadSubscriber, Image)] = []
         for subscriber in wanting {
-            let options = subscriber.decoding
+            guard let options = subscriber.decoding else { continue }
             if images[options] == nil, !given.contains(options) {
                 images[options] = decode(data, options: options)
             }

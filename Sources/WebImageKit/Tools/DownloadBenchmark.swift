@@ -10,7 +10,7 @@ public enum DownloadBenchmark {
     public struct Results: Sendable, Codable {
         /// URLs requested (repeats included).
         public var requested: Int
-        /// Requests that ended with a decoded image.
+        /// Requests that ended with the image's bytes.
         public var succeeded: Int
         /// Requests that failed.
         public var failed: Int
@@ -20,7 +20,8 @@ public enum DownloadBenchmark {
         public var seconds: Double
     }
 
-    /// Downloads and decodes every URL in `urls` with at most `concurrency` transfers at once.
+    /// Downloads every URL in `urls` with at most `concurrency` transfers at once, without decoding
+    /// (``ImageDownloader/data(for:options:progress:)``: the work `curl` does).
     public static func run(urls: [URL], concurrency: Int) async throws -> Results {
         var configuration = ImageDownloader.Configuration()
         configuration.maximumConcurrentDownloads = concurrency
@@ -30,7 +31,7 @@ public enum DownloadBenchmark {
         let outcomes = try await withImageDownloader(configuration: configuration) { downloader in
             await withTaskGroup(of: (URL, Int?).self) { group in
                 for url in urls {
-                    group.addTask { (url, try? await downloader.image(for: url).data.count) }
+                    group.addTask { (url, try? await downloader.data(for: url).data.count) }
                 }
                 var outcomes: [(URL, Int?)] = []
                 for await outcome in group { outcomes.append(outcome) }
