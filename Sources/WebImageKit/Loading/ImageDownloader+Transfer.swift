@@ -122,7 +122,7 @@ extension ImageDownloader {
         }
         try validate(head)
         emit(.receivedResponse(url, head))
-        let expected = head.value(forHeader: "content-length").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let expected = head.value(forHeader: "content-length").flatMap { Int($0.filter { $0 != " " && $0 != "\t" }) }
         if let expected, expected > configuration.maximumResponseSize {
             throw ImageDownloadError(.tooLarge, "Content-Length \(expected) exceeds the limit of \(configuration.maximumResponseSize) bytes")
         }
