@@ -12,16 +12,13 @@ struct CacheCommand: ParsableCommand {
 
 /// The options every `cache` subcommand takes.
 struct CacheLocationOptions: ParsableArguments {
-    @Option(name: .customLong("cache-dir"), help: "The cache root (default: $XDG_CACHE_HOME/webimagekit or ~/.cache/webimagekit).")
-    var cacheDirectory: String?
-
-    @Option(help: "The cache namespace: a directory under the root.")
-    var namespace = "default"
+    @OptionGroup var cache: CacheRootOptions
 
     @Flag(help: "Print JSON instead of a line of text.")
     var json = false
 
-    var root: URL? { cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) } }
+    var root: URL? { cache.root }
+    var namespace: String { cache.namespace }
 
     func emit(_ report: CacheReport) throws {
         guard json else {

@@ -6,8 +6,11 @@ import WebImageKit
 struct WebImageCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "webimage",
-        abstract: "Inspect, convert and decode images with WebImageKit.",
-        subcommands: [InfoCommand.self, ConvertCommand.self, DecodeCommand.self, SamplesCommand.self, CacheCommand.self, BenchCacheCommand.self, BenchDownloadCommand.self, BenchManagerCommand.self]
+        abstract: "Load, cache, inspect and convert images with WebImageKit.",
+        subcommands: [
+            InfoCommand.self, ConvertCommand.self, FetchCommand.self, PrefetchCommand.self, CacheCommand.self,
+            DecodeCommand.self, SamplesCommand.self, BenchCacheCommand.self, BenchDownloadCommand.self, BenchManagerCommand.self,
+        ]
     )
 }
 

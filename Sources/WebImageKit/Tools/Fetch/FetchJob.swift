@@ -1,0 +1,177 @@
+public import Foundation
+public import WebImageCore
+
+/// Loads a list of URLs through an ``ImageManager`` the way `webimage fetch` does: all at once (the
+/// downloader keeps ``concurrency`` transfers running), through the memory and disk caches, optionally
+/// writing each image to a folder; reports progress as it goes and a ``FetchReport`` at the end.
+public struct FetchJob: Sendable {
+    /// The URLs, in order.
+    public var urls: [URL]
+    /// Where to write the images; `nil` writes nothing.
+    public var outputDirectory: URL?
+    /// The disk cache root (`nil`: `$XDG_CACHE_HOME/webimagekit` or `~/.cache/webimagekit`).
+    public var cacheRoot: URL?
+    /// The disk cache namespace.
+    public var namespace: String
+    /// Decode thumbnails no larger than this.
+    public var thumbnail: PixelSize?
+    /// A transformer applied to every image.
+    public var transformer: (any ImageTransforming)?
+    /// Load options; ``ImageLoadOptions/waitStoreCache`` is always added so that the next run finds the images on disk.
+    public var options: ImageLoadOptions
+    /// Transfers at once.
+    public var concurrency: Int
+
+    /// Creates a job with the defaults of `webimage fetch`.
+    public init(
+        urls: [URL], outputDirectory: URL? = nil, cacheRoot: URL? = nil, namespace: String = "default",
+        thumbnail: PixelSize? = nil, transformer: (any ImageTransforming)? = nil, options: ImageLoadOptions = [],
+        concurrency: Int = 6
+    ) {
+        self.urls = urls
+        self.outputDirectory = outputDirectory
+        self.cacheRoot = cacheRoot
+        self.namespace = namespace
+        self.thumbnail = thumbnail
+        self.transformer = transformer
+        self.options = options
+        self.concurrency = concurrency
+    }
+
+    /// What happens while the job runs, for progress displays.
+    public enum Event: Sendable {
+        /// Loading `url` (index `index` of the list) started.
+        case started(index: Int, url: URL)
+        /// Bytes arrived for the item at `index`.
+        case progress(index: Int, received: Int, expected: Int?)
+        /// The item at `index` is done.
+        case finished(index: Int, item: FetchItem)
+    }
+
+    /// Runs the job with a manager of its own (a new downloader, the cache at ``cacheRoot``/``namespace``).
+    public func run(events: @escaping @Sendable (Event) -> Void = { _ in }) async throws -> FetchReport {
+        var configuration = ImageDownloader.Configuration()
+        configuration.maximumConcurrentDownloads = max(1, concurrency)
+        return try await withImageDownloader(configuration: configuration) { downloader in
+            let loaders = ImageLoaderRegistry(loaders: [FileImageLoader(), DataURLImageLoader(), downloader])
+            let manager = ImageManager(cache: ImageCache(namespace: namespace, root: cacheRoot), loader: loaders)
+            return try await run(with: manager, events: events)
+        }
+    }
+
+    /// Runs the job through `manager`.
+    public func run(with manager: ImageManager, events: @escaping @Sendable (Event) -> Void = { _ in }) async throws -> FetchReport {
+        if let outputDirectory {
+            try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
+        }
+        var loadContext = ImageLoadContext()
+        loadContext.thumbnailPixelSize = thumbnail
+        loadContext.transformer = transformer
+        let context = loadContext
+        let options = self.options.union(.waitStoreCache)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let names = FetchOutputNames(urls: urls)
+        let items = await withTaskGroup(of: (Int, FetchItem).self) { group in
+            for (index, url) in urls.enumerated() {
+                group.addTask {
+                    events(.started(index: index, url: url))
+                    let item = await load(url, index: index, manager: manager, options: options, context: context,
+                                          outputName: names[index], events: events)
+                    events(.finished(index: index, item: item))
+                    return (index, item)
+                }
+            }
+            var items = [FetchItem?](repeating: nil, count: urls.count)
+            for await (index, item) in group { items[index] = item }
+            return items.compactMap { $0 }
+        }
+        return FetchReport(items: items, seconds: (clock.now - start).seconds)
+    }
+
+    private func load(
+        _ url: URL, index: Int, manager: ImageManager, options: ImageLoadOptions, context: ImageLoadContext,
+        outputName: String, events: @escaping @Sendable (Event) -> Void
+    ) async -> FetchItem {
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            let loaded = try await manager.loadImage(from: url, options: options, context: context) { progress in
+                events(.progress(index: index, received: progress.receivedBytes, expected: progress.expectedBytes))
+            }
+            let elapsed = (clock.now - start).seconds * 1000
+            var output: String?
+            if let outputDirectory {
+                output = try write(loaded, named: outputName, in: outputDirectory).path
+            }
+            return FetchItem(
+                url: url.absoluteString, source: Self.source(of: loaded), format: loaded.image.format.displayName,
+                width: loaded.image.pixelSize.width, height: loaded.image.pixelSize.height,
+                frames: loaded.image.frames.count, bytes: loaded.cacheType == .memory ? 0 : loaded.data?.count ?? 0,
+                milliseconds: elapsed, output: output, error: nil)
+        } catch {
+            return FetchItem(
+                url: url.absoluteString, source: "failed", format: nil, width: nil, height: nil, frames: nil, bytes: 0,
+                milliseconds: (clock.now - start).seconds * 1000, output: nil, error: "\(error)")
+        }
+    }
+
+    /// `memory`, `disk`, or how it was loaded: `network`, `file`, `data`.
+    static func source(of loaded: ImageLoadResult) -> String {
+        switch loaded.cacheType {
+        case .memory: "memory"
+        case .disk: "disk"
+        case .none, .all:
+            switch loaded.url.scheme?.lowercased() {
+            case "file": "file"
+            case "data": "data"
+            default: "network"
+            }
+        }
+    }
+
+    /// Writes the original bytes when they are what was delivered, else the image encoded in its own
+    /// format (PNG when that format cannot be written).
+    private func write(_ loaded: ImageLoadResult, named name: String, in directory: URL) throws -> URL {
+        let coders = ImageCodersManager.shared
+        let unchanged = thumbnail == nil && transformer == nil
+        let bytes: Data
+        let format: ImageFormat
+        if unchanged, let data = loaded.data, ImageFormat(detecting: data) != .unknown {
+            bytes = data
+            format = ImageFormat(detecting: data)
+        } else {
+            format = coders.encoder(for: loaded.image.format) != nil ? loaded.image.format : .png
+            bytes = try coders.encode(loaded.image, as: format, options: ImageEncodingOptions())
+        }
+        let file = directory.appendingPathComponent("\(name).\(format.fileExtension)")
+        try bytes.write(to: file, options: .atomic)
+        return file
+    }
+}
+
+/// Unique file names (without extension) for the images of a list of URLs: the URL's last path
+/// component without its extension, made safe, with `-2`, `-3`… for repeats.
+struct FetchOutputNames: Sendable {
+    private let names: [String]
+
+    init(urls: [URL]) {
+        var used: [String: Int] = [:]
+        names = urls.map { url in
+            let stem = url.deletingPathExtension().lastPathComponent
+            let safe = String(stem.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" }.prefix(80))
+            let base = safe.isEmpty || safe == "_" ? "image" : safe
+            used[base, default: 0] += 1
+            return used[base] == 1 ? base : "\(base)-\(used[base] ?? 0)"
+        }
+    }
+
+    subscript(index: Int) -> String { names[index] }
+}
+
+extension Duration {
+    /// The duration in seconds, as a `Double`.
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,106 @@
+public import Foundation
+
+/// What `webimage fetch` (and the demo) did with one URL.
+public struct FetchItem: Codable, Sendable, Equatable {
+    /// The URL, as given.
+    public var url: String
+    /// Where the image came from: `memory`, `disk`, `network` (or `file`, `data`), or `failed`.
+    public var source: String
+    /// The image's format (`JPEG`, `PNG`…), when it loaded.
+    public var format: String?
+    /// Pixel width and height, when it loaded.
+    public var width: Int?
+    public var height: Int?
+    /// The number of frames, when it loaded.
+    public var frames: Int?
+    /// Encoded bytes loaded (downloaded, or read from disk); 0 for a memory hit.
+    public var bytes: Int
+    /// Milliseconds from asking to having the image.
+    public var milliseconds: Double
+    /// The file written with `--out`, if any.
+    public var output: String?
+    /// Why it failed, if it did.
+    public var error: String?
+
+    /// Whether the image loaded.
+    public var succeeded: Bool { error == nil }
+}
+
+/// Everything `webimage fetch` did: one item per URL, in the order given, and totals.
+public struct FetchReport: Codable, Sendable, Equatable {
+    /// The items, in the order of the URLs.
+    public var items: [FetchItem]
+    /// Wall-clock seconds for the whole run.
+    public var seconds: Double
+
+    /// Items that loaded.
+    public var succeeded: Int { items.filter(\.succeeded).count }
+    /// Items that failed.
+    public var failed: Int { items.count - succeeded }
+    /// Bytes loaded in all.
+    public var bytes: Int { items.reduce(0) { $0 + $1.bytes } }
+
+    /// How many items came from each source, in a fixed order.
+    public var countsBySource: [(source: String, count: Int)] {
+        ["memory", "disk", "network", "file", "data", "failed"].compactMap { source in
+            let count = items.filter { $0.source == source }.count
+            return count > 0 ? (source, count) : nil
+        }
+    }
+
+    /// The summary table for people: a row per URL, then the totals.
+    public var table: String {
+        let header = ["SOURCE", "FORMAT", "SIZE", "FRAMES", "BYTES", "TIME", "URL"]
+        let rows = items.map { item -> [String] in
+            [
+                item.source, item.format ?? "-",
+                item.width.map { "\($0)×\(item.height ?? 0)" } ?? "-",
+                item.frames.map(String.init) ?? "-",
+                ByteCountText.format(item.bytes),
+                String(format: "%.1f ms", item.milliseconds),
+                item.error.map { "\(item.url)  (\($0))" } ?? item.url,
+            ]
+        }
+        let widths = header.indices.map { column in
+            ([header] + rows).map { $0[column].count }.max() ?? 0
+        }
+        let lines = ([header] + rows).map { row in
+            row.indices.map { column in
+                column == row.count - 1 ? row[column] : row[column].padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }
+        return (lines + [totalsLine]).joined(separator: "\n")
+    }
+
+    /// `10 images: 4 network, 3 memory, 2 disk, 1 failed; 1.2 MB in 0.34 s`.
+    public var totalsLine: String {
+        let sources = countsBySource.map { "\($0.count) \($0.source)" }.joined(separator: ", ")
+        let noun = items.count == 1 ? "image" : "images"
+        return "\(items.count) \(noun): \(sources); \(ByteCountText.format(bytes)) in \(String(format: "%.2f", seconds)) s"
+    }
+
+    /// Creates a report.
+    public init(items: [FetchItem], seconds: Double) {
+        self.items = items
+        self.seconds = seconds
+    }
+
+    enum CodingKeys: String, CodingKey { case items, seconds, succeeded, failed, bytes, sources }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        items = try container.decode([FetchItem].self, forKey: .items)
+        seconds = try container.decode(Double.self, forKey: .seconds)
+    }
+
+    /// Encodes the items and the totals (`succeeded`, `failed`, `bytes`, `sources`).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(items, forKey: .items)
+        try container.encode(seconds, forKey: .seconds)
+        try container.encode(succeeded, forKey: .succeeded)
+        try container.encode(failed, forKey: .failed)
+        try container.encode(bytes, forKey: .bytes)
+        try container.encode(Dictionary(uniqueKeysWithValues: countsBySource.map { ($0.source, $0.count) }), forKey: .sources)
+    }
+}
