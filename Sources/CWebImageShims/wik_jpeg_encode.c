@@ -66,7 +66,7 @@ static void wik_jpeg_write_orientation(j_compress_ptr cinfo, int orientation) {
 }
 
 int wik_jpeg_encode_rgba(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
-                         int quality, int exif_orientation,
+                         int quality, int progressive, int exif_orientation,
                          uint8_t **out, size_t *out_size, char *err, size_t err_len) {
     wik_jpeg_encoder e;
     memset(&e, 0, sizeof e);
@@ -96,6 +96,7 @@ int wik_jpeg_encode_rgba(const uint8_t *pixels, uint32_t width, uint32_t height,
         e.cinfo.comp_info[0].v_samp_factor = 1;
     }
     e.cinfo.optimize_coding = TRUE; // optimal Huffman tables: smaller files for one extra pass
+    if (progressive) jpeg_simple_progression(&e.cinfo);
     jpeg_start_compress(&e.cinfo, TRUE);
     if (exif_orientation >= 2 && exif_orientation <= 8) wik_jpeg_write_orientation(&e.cinfo, exif_orientation);
     JSAMPROW rows[WIK_JPEG_ROW_BATCH];

@@ -18,6 +18,15 @@ extension JPEGCoderTests {
         #expect(psnr(decoded, Self.pattern) >= 30) // measured 38.7 dB, 6.6 KB for 160×120
     }
 
+    @Test func theProgressiveOptionWritesAProgressiveJPEGThatDecodesTheSame() throws {
+        let options = ImageEncodingOptions(quality: 0.9, progressive: true)
+        let progressive = try coder.encode(Image(pixels: Self.pattern), as: .jpeg, options: options)
+        let baseline = try coder.encode(Image(pixels: Self.pattern), as: .jpeg, options: ImageEncodingOptions(quality: 0.9))
+        #expect(try coder.info(of: progressive).isProgressive)
+        #expect(try !coder.info(of: baseline).isProgressive)
+        #expect(psnr(try coder.decode(progressive).pixels, Self.pattern) >= 30)
+    }
+
     @Test func higherQualityGivesHigherPSNRAndBiggerFiles() throws {
         let results = try [0.3, 0.6, 0.85, 0.95].map { try roundTrip(Self.pattern, quality: $0) }
         let psnrs = results.map { psnr($0.pixels, Self.pattern) }

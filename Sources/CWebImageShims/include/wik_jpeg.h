@@ -63,12 +63,13 @@ int wik_jpeg_decode_rgba(const uint8_t *data, size_t size, int scale_denom,
                          uint8_t *out, size_t out_stride, uint32_t out_width, uint32_t out_height,
                          size_t max_memory, char *err, size_t err_len);
 
-/// Encodes RGBA pixels (the alpha channel is ignored) as a baseline JPEG. `quality` is 0–100;
+/// Encodes RGBA pixels (the alpha channel is ignored) as a baseline JPEG, or a progressive one when
+/// `progressive` is non-zero. `quality` is 0–100;
 /// below 90 chroma is subsampled 4:2:0, from 90 up it is kept 4:4:4. When `exif_orientation` is
 /// 2–8 an EXIF APP1 segment with that orientation tag is written. On success `*out` holds the
 /// file (release it with wik_jpeg_free) and `*out_size` its length.
 int wik_jpeg_encode_rgba(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
-                         int quality, int exif_orientation,
+                         int quality, int progressive, int exif_orientation,
                          uint8_t **out, size_t *out_size, char *err, size_t err_len);
 
 /// Releases a buffer returned by wik_jpeg_encode_rgba.

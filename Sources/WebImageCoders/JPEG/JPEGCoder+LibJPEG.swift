@@ -40,15 +40,17 @@ enum LibJPEG {
         try check(status, message)
     }
 
-    /// Encodes the RGBA pixels (alpha ignored) with an EXIF orientation when it is not `.up`.
-    static func encode(_ pixels: PixelBuffer, quality: Int, orientation: ImageOrientation) throws(ImageCodingError) -> Data {
+    /// Encodes the RGBA pixels (alpha ignored), progressive when asked, with an EXIF orientation when it is not `.up`.
+    static func encode(
+        _ pixels: PixelBuffer, quality: Int, progressive: Bool, orientation: ImageOrientation
+    ) throws(ImageCodingError) -> Data {
         var output: UnsafeMutablePointer<UInt8>?
         var outputSize = 0
         let (status, message) = pixels.withUnsafeBytes { raw in
             withMessageBuffer { err, length in
                 wik_jpeg_encode_rgba(
                     raw.bindMemory(to: UInt8.self).baseAddress, UInt32(clamping: pixels.width), UInt32(clamping: pixels.height),
-                    pixels.bytesPerRow, Int32(quality), Int32(orientation.exifValue), &output, &outputSize, err, length
+                    pixels.bytesPerRow, Int32(quality), progressive ? 1 : 0, Int32(orientation.exifValue), &output, &outputSize, err, length
                 )
             }
         }

@@ -81,7 +81,8 @@ public struct JPEGCoder: ImageCoding {
             throw ImageCodingError(.unsupportedFormat, format: format, "JPEGCoder only writes JPEG")
         }
         // Only the first frame: JPEG has no animation. Alpha is dropped.
-        return try LibJPEG.encode(image.pixels, quality: options.qualityPercent, orientation: image.orientation)
+        return try LibJPEG.encode(
+            image.pixels, quality: options.qualityPercent, progressive: options.progressive, orientation: image.orientation)
     }
 
     /// libjpeg's working-memory cap: 8 bytes per pixel of ``ImageDecodingOptions/maximumPixelCount``,
