@@ -64,7 +64,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "webimage",
-            dependencies: ["WebImageKit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "WebImageKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
             swiftSettings: upcomingFeatures
         ),
 

@@ -80,14 +80,21 @@ struct CacheRootOptions: ParsableArguments {
 struct FetchOutput {
     let json: Bool
 
-    /// Runs `job`, showing progress, then prints the summary table or the JSON report.
-    func run(_ job: FetchJob) async throws -> FetchReport {
+    /// Runs `job` (through `manager`, or a manager of its own), showing progress, then prints the summary
+    /// table or the JSON report.
+    func run(_ job: FetchJob, manager: ImageManager? = nil) async throws -> FetchReport {
         let interactive = !json && isatty(STDOUT_FILENO) == 1 && isatty(STDERR_FILENO) == 1
         let progress = TerminalProgress(total: job.urls.count, enabled: interactive)
         let plainLines = !json && !interactive
-        let report = try await job.run { event in
+        let events: @Sendable (FetchJob.Event) -> Void = { event in
             progress.handle(event)
             if plainLines, case .finished(_, let item) = event { print(Self.line(item)) }
+        }
+        let report: FetchReport
+        if let manager {
+            report = try await job.run(with: manager, events: events)
+        } else {
+            report = try await job.run(events: events)
         }
         progress.clear()
         if json {

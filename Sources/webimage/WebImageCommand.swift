@@ -8,7 +8,7 @@ struct WebImageCommand: AsyncParsableCommand {
         commandName: "webimage",
         abstract: "Load, cache, inspect and convert images with WebImageKit.",
         subcommands: [
-            InfoCommand.self, ConvertCommand.self, FetchCommand.self, PrefetchCommand.self, CacheCommand.self,
+            DemoCommand.self, FetchCommand.self, PrefetchCommand.self, InfoCommand.self, ConvertCommand.self, CacheCommand.self,
             DecodeCommand.self, SamplesCommand.self, BenchCacheCommand.self, BenchDownloadCommand.self, BenchManagerCommand.self,
         ]
     )

@@ -74,6 +74,21 @@ private struct OtherCoder: ImageCoding {
         #expect(error?.code == .unsupportedFormat)
     }
 
+    @Test func k24UnknownKeepsTheImagesOwnFormatWhenItKeepsAlphaAndFramesElseGIFPNGOrJPEG() throws {
+        let manager = ImageCodersManager(coders: [
+            TaggedCoder(tag: 1, name: "all", encodes: [.png, .jpeg, .gif, .webp, .avif]),
+        ])
+        let opaque = PixelBuffer(width: 2, height: 2, fill: .white)
+        let clear = PixelBuffer(width: 2, height: 2)
+        let frames = [ImageFrame(pixels: opaque), ImageFrame(pixels: opaque)]
+        #expect(manager.preferredFormat(for: Image(pixels: opaque, format: .webp)) == .webp)
+        #expect(manager.preferredFormat(for: Image(frames: frames, format: .webp)) == .webp)
+        #expect(manager.preferredFormat(for: Image(frames: frames, format: .png)) == .gif)  // APNG is not written
+        #expect(manager.preferredFormat(for: Image(pixels: clear, format: .jpeg)) == .png)  // JPEG has no alpha
+        #expect(manager.preferredFormat(for: Image(pixels: opaque, format: .avif)) == .jpeg)  // AVIF is too slow to write
+        #expect(manager.preferredFormat(for: Image(pixels: opaque)) == .jpeg)
+    }
+
     @Test func registryIsSafeToChangeWhileOthersDecode() async {
         let manager = ImageCodersManager(coders: [TaggedCoder(tag: 1, name: "a")])
         await withTaskGroup(of: Void.self) { group in

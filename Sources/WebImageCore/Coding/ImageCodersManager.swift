@@ -71,14 +71,30 @@ public final class ImageCodersManager: ImageDecoding, ImageEncoding {
         return try decoder.decode(data, options: options)
     }
 
+    /// The format to store `image` in when the caller has no preference (SDWebImage 5's rule, SPEC K-24):
+    /// the image's own format when it can be written and keeps what the image has (alpha, frames), then
+    /// GIF for an animation, PNG for an image with alpha, JPEG otherwise. AVIF is not kept: its encoder
+    /// takes far longer than the others.
+    public func preferredFormat(for image: Image) -> ImageFormat {
+        let own = image.format
+        let keepsAlpha: Set<ImageFormat> = [.png, .webp, .gif]
+        let keepsFrames: Set<ImageFormat> = [.gif, .webp]
+        if own != .unknown, own != .avif, canEncode(to: own),
+           !image.hasAlpha || keepsAlpha.contains(own), !image.isAnimated || keepsFrames.contains(own) {
+            return own
+        }
+        if image.isAnimated { return .gif }
+        return image.hasAlpha ? .png : .jpeg
+    }
+
     public func canEncode(to format: ImageFormat) -> Bool {
         encoder(for: format) != nil
     }
 
-    /// Encodes through the highest-priority coder for `format`. `.unknown` means "pick for me":
-    /// PNG when the image has alpha, JPEG otherwise (SPEC K-24).
+    /// Encodes through the highest-priority coder for `format`. `.unknown` means "pick for me"
+    /// (``preferredFormat(for:)``).
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodingOptions) throws -> Data {
-        let format = format == .unknown ? (image.hasAlpha ? ImageFormat.png : .jpeg) : format
+        let format = format == .unknown ? preferredFormat(for: image) : format
         guard let encoder = encoder(for: format) else {
             throw ImageCodingError(.unsupportedFormat, format: format, "no registered coder encodes \(format.displayName)")
         }

@@ -68,10 +68,11 @@ public struct ImageDecodingOptions: Hashable, Sendable {
 }
 
 extension ImageDecodingOptions {
-    /// Whether these options decode the whole image: every frame, at full size. A reduced decode
-    /// (first frame, thumbnail, scale-down) must not be cached under the key of the full image.
+    /// Whether these options decode the whole image: every frame, at full size. A reduced decode (first
+    /// frame, thumbnail) must not be cached under the key of the full image. A scale-down counts as whole,
+    /// as in SDWebImage: it changes only images too large to keep in memory anyway.
     public var decodesFullImage: Bool {
-        !firstFrameOnly && thumbnailPixelSize == nil && scaleDownLimitBytes == nil
+        !firstFrameOnly && thumbnailPixelSize == nil
     }
 
     /// The size a decoded image of `size` must end up at under ``thumbnailPixelSize`` and

@@ -77,9 +77,9 @@ extension ImageManager {
             decoding.preserveAspectRatio = context.preserveAspectRatio ?? decoding.preserveAspectRatio
             suffixes.append("thumbnail(\(size.width)x\(size.height),\(decoding.preserveAspectRatio ? "fit" : "fill"))")
         }
+        // As in SDWebImage, scale-down is no part of the key: most images are under the budget and unchanged.
         if options.contains(.scaleDownLargeImages), decoding.scaleDownLimitBytes == nil {
             decoding.scaleDownLimitBytes = ImageDecodingOptions.defaultScaleDownLimitBytes
-            suffixes.append("scaledDown")
         }
         if options.contains(.decodeFirstFrameOnly) {
             decoding.firstFrameOnly = true
