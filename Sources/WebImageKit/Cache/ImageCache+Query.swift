@@ -1,3 +1,4 @@
+import Dispatch
 public import Foundation
 
 extension ImageCache {
@@ -21,17 +22,17 @@ extension ImageCache {
         }
         guard cacheType.includesDisk else { return nil }
         if isSynchronous(options, memoryHit: memoryImage != nil) {
-            return diskCache.sync { lookUpDisk($0, key: key, decoding: decoding, memoryImage: memoryImage) }
+            return decodeHit(diskCache.sync { $0.entry(forKey: key) }, key: key, decoding: decoding, memoryImage: memoryImage)
         }
         let operation = CacheQueryOperation()
-        let result: CacheQueryResult? = await withTaskCancellationHandler {
-            await diskCache.run { storage in
-                operation.isCancelled ? nil : self.lookUpDisk(storage, key: key, decoding: decoding, memoryImage: memoryImage)
-            }
+        // Only the read is queued; decoding happens here, so that disk hits decode side by side.
+        let entry: DiskCacheEntry? = await withTaskCancellationHandler {
+            await diskCache.run { storage in operation.isCancelled ? nil : storage.entry(forKey: key) }
         } onCancel: {
             operation.cancel()
         }
-        return Task.isCancelled ? nil : result
+        guard !Task.isCancelled else { return nil }
+        return decodeHit(entry, key: key, decoding: decoding, memoryImage: memoryImage)
     }
 
     /// The callback form of ``image(forKey:options:decoding:cacheType:)`` (IC-18, K-07).
@@ -56,14 +57,20 @@ extension ImageCache {
             return nil
         }
         if isSynchronous(options, memoryHit: memoryImage != nil) {
-            completion(diskCache.sync { lookUpDisk($0, key: key, decoding: decoding, memoryImage: memoryImage) })
+            let entry = diskCache.sync { $0.entry(forKey: key) }
+            completion(decodeHit(entry, key: key, decoding: decoding, memoryImage: memoryImage))
             return nil
         }
         let operation = CacheQueryOperation()
         diskCache.enqueue { storage in
             guard !operation.isCancelled else { return }
-            let result = self.lookUpDisk(storage, key: key, decoding: decoding, memoryImage: memoryImage)
-            operation.finish { completion(result) }
+            let entry = storage.entry(forKey: key)
+            // Decode off the I/O queue, so that one large hit does not hold up the others.
+            DispatchQueue.global().async {
+                guard !operation.isCancelled else { return }
+                let result = self.decodeHit(entry, key: key, decoding: decoding, memoryImage: memoryImage)
+                operation.finish { completion(result) }
+            }
         }
         return operation
     }
@@ -76,7 +83,7 @@ extension ImageCache {
     /// Reads, decodes and promotes `key`'s disk entry, blocking the caller on the I/O queue (IC-22).
     public func imageFromDisk(forKey key: String, decoding: ImageDecodingOptions? = nil) -> Image? {
         let decoding = decoding ?? configuration.decodingOptions
-        return diskCache.sync { lookUpDisk($0, key: key, decoding: decoding, memoryImage: nil) }?.image
+        return decodeHit(diskCache.sync { $0.entry(forKey: key) }, key: key, decoding: decoding, memoryImage: nil)?.image
     }
 
     /// The bytes of `key`'s disk entry, read on the I/O queue, or `nil`.
@@ -89,11 +96,12 @@ extension ImageCache {
         memoryHit ? options.contains(.queryMemoryDataSync) : options.contains(.queryDiskDataSync)
     }
 
-    /// The disk part of a query; runs on the I/O queue. With `memoryImage` only the bytes are read.
-    func lookUpDisk(
-        _ storage: DiskStorage, key: String, decoding: ImageDecodingOptions, memoryImage: Image?
+    /// Turns a disk entry read for `key` into a query result: with `memoryImage`, the entry only adds its
+    /// bytes; otherwise it is decoded, scaled for an `@2x`/`@3x` key and promoted to memory. An entry that
+    /// does not decode is a miss and is removed. Runs on any thread.
+    func decodeHit(
+        _ entry: DiskCacheEntry?, key: String, decoding: ImageDecodingOptions, memoryImage: Image?
     ) -> CacheQueryResult? {
-        let entry = storage.entry(forKey: key)
         if let memoryImage {
             return CacheQueryResult(
                 image: memoryImage, data: entry?.data, extendedData: entry?.extendedData, cacheType: .memory)
@@ -103,15 +111,23 @@ extension ImageCache {
         do {
             decoded = try (decoding.coders ?? coders).decode(entry.data, options: decoding)
         } catch {
-            // A corrupt entry is a miss and is removed (read-only directories are never touched).
-            if entry.url.deletingLastPathComponent().standardizedFileURL.path == storage.directory.path {
-                try? storage.remove(forKey: key)
-            }
+            removeCorrupt(entry, key: key)
             return nil
         }
         let image = decoding.scale == nil ? decoded.scaled(forKey: key) : decoded
         // A reduced decode (thumbnail, first frame) is not the image this key names: do not promote it.
         if configuration.cachesImagesInMemory, decoding.decodesFullImage { memoryCache.setValue(image, forKey: key) }
         return CacheQueryResult(image: image, data: entry.data, extendedData: entry.extendedData, cacheType: .disk)
+    }
+
+    /// Removes an entry that did not decode, on the I/O queue, unless it was replaced meanwhile; read-only
+    /// directories are never touched.
+    private func removeCorrupt(_ entry: DiskCacheEntry, key: String) {
+        diskCache.enqueue { storage in
+            guard entry.url.deletingLastPathComponent().standardizedFileURL.path == storage.directory.path,
+                  storage.entry(forKey: key)?.data == entry.data
+            else { return }
+            try? storage.remove(forKey: key)
+        }
     }
 }

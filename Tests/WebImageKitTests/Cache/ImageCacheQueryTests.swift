@@ -64,10 +64,16 @@ import WebImageKit
         try await cache.store(nil, data: try ImageCacheFixture.png(), forKey: "k")
         let blocker = QueueBlocker(cache)
         let calls = LockedValue(0)
+        let (keptDone, keptSink) = AsyncStream.makeStream(of: Void.self)
         let cancelled = try #require(cache.queryImage(forKey: "k") { _ in calls.withLock { $0 += 1 } })
-        let kept = try #require(cache.queryImage(forKey: "k") { _ in calls.withLock { $0 += 10 } })
+        let kept = try #require(cache.queryImage(forKey: "k") { _ in
+            calls.withLock { $0 += 10 }
+            keptSink.yield()
+        })
         cancelled.cancel()
         blocker.release()
+        var iterator = keptDone.makeAsyncIterator()
+        await iterator.next()  // the cancelled query ran first on the I/O queue, and stopped there
         await Self.drain(cache)
         #expect(calls.withLock { $0 } == 10 && cancelled.isCancelled && kept.isFinished)
     }
