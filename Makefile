@@ -1,7 +1,7 @@
 # The two entry points the README gives: `make demo` and `make test`. Each installs what it needs first.
 SWIFT ?= swift
 
-.PHONY: deps build test test-tsan demo bench clean
+.PHONY: deps build test test-tsan demo bench docs clean
 
 deps:
 	@scripts/install-deps.sh
@@ -26,6 +26,10 @@ bench: deps
 	scripts/bench-cache.sh
 	scripts/bench-download.sh
 	scripts/bench-manager.sh
+
+# The DocC catalogue of WebImageKit; any warning (an undocumented parameter, a broken link) fails it.
+docs: deps
+	$(SWIFT) package generate-documentation --target WebImageKit --warnings-as-errors
 
 clean:
 	rm -rf .build .build-* demo-output samples

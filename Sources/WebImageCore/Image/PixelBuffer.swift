@@ -113,9 +113,13 @@ public struct PixelBuffer: Hashable, Sendable {
 
 /// One straight-alpha RGBA colour.
 public struct RGBA: Hashable, Sendable, CustomStringConvertible {
+    /// The red component, 0–255.
     public var red: UInt8
+    /// The green component, 0–255.
     public var green: UInt8
+    /// The blue component, 0–255.
     public var blue: UInt8
+    /// The opacity, 0 (transparent) to 255 (opaque); colour components are not premultiplied by it.
     public var alpha: UInt8
 
     /// Creates a colour; alpha defaults to opaque.

@@ -86,7 +86,12 @@ extension ImageTarget {
     /// empty shows the nearest loaded image before it (or after it), so the animation always has as
     /// many frames as URLs. A failed URL keeps that filler. The loads are cancelled together by
     /// ``cancelImageLoad(in:)`` with ``ImageSlot/animation``, or by a new call.
-    /// - Parameter completed: Called once with every result, in the order of `urls`.
+    /// - Parameters:
+    ///   - urls: The images of the animation, in order.
+    ///   - options: How to load each one.
+    ///   - context: Per-request overrides for each load.
+    ///   - manager: The manager that loads them.
+    ///   - completed: Called once with every result, in the order of `urls`.
     public func setAnimationImages(
         with urls: [URL],
         options: ImageLoadOptions = [],

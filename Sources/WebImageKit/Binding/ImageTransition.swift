@@ -6,16 +6,34 @@
 public struct ImageTransition: Sendable, Hashable {
     /// The kind of animation (the seeds' presets, plus a name for anything else).
     public enum Kind: Sendable, Hashable {
+        /// A cross-fade from the old image to the new one.
         case fade
-        case flipFromLeft, flipFromRight, flipFromTop, flipFromBottom
-        case curlUp, curlDown
+        /// A flip around the vertical axis, from the left.
+        case flipFromLeft
+        /// A flip around the vertical axis, from the right.
+        case flipFromRight
+        /// A flip around the horizontal axis, from the top.
+        case flipFromTop
+        /// A flip around the horizontal axis, from the bottom.
+        case flipFromBottom
+        /// A page curling up.
+        case curlUp
+        /// A page curling down.
+        case curlDown
         /// A target-defined animation.
         case custom(String)
     }
 
     /// The timing curve.
     public enum Curve: Sendable, Hashable {
-        case linear, easeIn, easeOut, easeInOut
+        /// Constant speed.
+        case linear
+        /// Slow at the start.
+        case easeIn
+        /// Slow at the end.
+        case easeOut
+        /// Slow at both ends.
+        case easeInOut
     }
 
     /// The animation.

@@ -28,7 +28,10 @@ public struct DiskStorage: Sendable {
     let readOnlyPaths: [String]
 
     /// Creates a storage on `directory`, which is created on the first store (and recreated if deleted).
-    /// - Parameter now: the clock expiry is measured against; tests inject their own.
+    /// - Parameters:
+    ///   - directory: the directory entries are written to.
+    ///   - configuration: the expiry, size and storage rules.
+    ///   - now: the clock expiry is measured against; tests inject their own.
     public init(
         directory: URL,
         configuration: DiskCacheConfiguration = DiskCacheConfiguration(),

@@ -10,7 +10,11 @@ extension ImageCache {
     /// `@2x`/`@3x`, and promoted to memory (unless `decoding` asks for a reduced image: a thumbnail, the first
     /// frame, a scale-down); a file that does not decode is removed and is a miss.
     /// Cancelling the calling task abandons the lookup and returns `nil`.
-    /// - Parameter cacheType: where to look: ``ImageCacheType/all`` (default), memory or disk only.
+    /// - Parameters:
+    ///   - key: the cache key.
+    ///   - options: memory-data and synchronous-query options.
+    ///   - decoding: how to decode a disk hit; `nil` uses ``Configuration/decodingOptions``.
+    ///   - cacheType: where to look: ``ImageCacheType/all`` (default), memory or disk only.
     public func image(
         forKey key: String, options: ImageCacheOptions = [],
         decoding: ImageDecodingOptions? = nil, cacheType: ImageCacheType = .all

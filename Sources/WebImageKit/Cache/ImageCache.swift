@@ -37,7 +37,8 @@ public final class ImageCache: Sendable {
     /// - Parameters:
     ///   - namespace: the directory name; characters outside `[A-Za-z0-9_-]` become `_`.
     ///   - root: the parent directory; `nil` is ``DiskStorage/defaultRoot(environment:)``.
-    ///   - coders: the coders for disk hits and stores; default ``ImageCodersManager/shared``.
+    ///   - configuration: the memory and disk settings.
+    ///   - coders: the coders for disk hits and stores; default `ImageCodersManager.shared`.
     public init(
         namespace: String = "default",
         root: URL? = nil,
@@ -69,6 +70,9 @@ public final class ImageCache: Sendable {
     /// queue: the ``Configuration/serializer``'s bytes, else `data`, else `image` encoded as PNG when it has
     /// alpha and JPEG otherwise. With neither image nor data nothing is stored.
     /// - Parameters:
+    ///   - image: the decoded image, for the memory cache (and the disk, when there are no bytes).
+    ///   - data: the encoded bytes for the disk.
+    ///   - key: the cache key.
     ///   - extendedData: stored beside the disk entry (for example HTTP validators).
     ///   - cacheType: ``ImageCacheType/memory``, ``ImageCacheType/disk`` or ``ImageCacheType/all`` (default).
     /// - Throws: ``ImageCacheError`` when encoding or the disk write fails; memory is stored regardless.

@@ -55,7 +55,10 @@ public final class MemoryCache<Value: AnyObject & Sendable>: Sendable {
 
     /// Stores `value` for `key` as the most recently used entry, then evicts least recently used
     /// entries until the cache is within its limits.
-    /// - Parameter cost: the entry's cost; `nil` asks the cost function given at creation.
+    /// - Parameters:
+    ///   - value: the value to keep.
+    ///   - key: its key.
+    ///   - cost: the entry's cost; `nil` asks the cost function given at creation.
     public func setValue(_ value: Value, forKey key: String, cost: Int? = nil) {
         storage.setValue(value, forKey: key, cost: max(0, cost ?? costFunction(value)))
     }
@@ -89,7 +92,7 @@ public final class MemoryCache<Value: AnyObject & Sendable>: Sendable {
 }
 
 extension MemoryCache where Value == Image {
-    /// Creates an image cache whose cost is ``Image/memoryCost``, the bytes of the pixels (SPEC IC-33, K-04).
+    /// Creates an image cache whose cost is `Image.memoryCost`, the bytes of the pixels (SPEC IC-33, K-04).
     public convenience init(
         configuration: MemoryCacheConfiguration = MemoryCacheConfiguration(),
         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }

@@ -4,6 +4,7 @@
 /// let result = try await downloader.image(for: url, options: [.highPriority])
 /// ```
 public struct DownloadOptions: OptionSet, Sendable, Hashable {
+    /// The option bits.
     public let rawValue: Int
 
     /// Creates options from raw bits.
@@ -25,7 +26,7 @@ public struct DownloadOptions: OptionSet, Sendable, Hashable {
     public static let allowInvalidSSLCertificates = DownloadOptions(rawValue: 1 << 6)
     /// Start before normal and low priority downloads; wins over ``lowPriority`` (SPEC DL-08).
     public static let highPriority = DownloadOptions(rawValue: 1 << 7)
-    /// Scale images larger than ``ImageDecodingOptions/defaultScaleDownLimitBytes`` down while
+    /// Scale images larger than `ImageDecodingOptions.defaultScaleDownLimitBytes` down while
     /// decoding, unless the decoding options already set a limit (SPEC DL-09).
     public static let scaleDownLargeImages = DownloadOptions(rawValue: 1 << 8)
 }

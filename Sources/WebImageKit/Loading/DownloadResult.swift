@@ -3,7 +3,7 @@ public import WebImageCore
 
 /// What a finished download hands to each subscriber: the decoded image, its bytes and the response.
 public struct DownloadResult: Sendable {
-    /// The image, decoded with the subscriber's own ``ImageDecodingOptions``.
+    /// The image, decoded with the subscriber's own `ImageDecodingOptions`.
     public var image: Image
     /// The downloaded bytes, exactly as received (shared by every subscriber of the download).
     public var data: Data

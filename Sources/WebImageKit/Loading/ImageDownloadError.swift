@@ -32,7 +32,7 @@ public struct ImageDownloadError: Error, Sendable, CustomStringConvertible {
         case tlsFailed
         /// Redirects went round in a loop or exceeded ``ImageDownloader/Configuration/maximumRedirects``.
         case tooManyRedirects
-        /// The bytes arrived but could not be decoded; ``ImageDownloadError/underlying`` is the ``ImageCodingError``.
+        /// The bytes arrived but could not be decoded; ``ImageDownloadError/underlying`` is the `ImageCodingError`.
         case decodeFailed
         /// The server sent a successful response with no body.
         case emptyBody
@@ -67,7 +67,7 @@ public struct ImageDownloadError: Error, Sendable, CustomStringConvertible {
     public let code: Code
     /// A human-readable explanation.
     public let message: String
-    /// The error that caused this one: a transport error for ``Code/network``, an ``ImageCodingError`` for ``Code/decodeFailed``.
+    /// The error that caused this one: a transport error for ``Code/network``, an `ImageCodingError` for ``Code/decodeFailed``.
     public let underlying: (any Error & Sendable)?
     /// How long the server asked the client to wait before retrying (the `Retry-After` of a 429 or 503, in
     /// seconds or as an HTTP date).

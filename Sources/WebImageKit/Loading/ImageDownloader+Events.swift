@@ -1,7 +1,7 @@
 import Foundation
 
 extension ImageDownloader {
-    /// The `userInfo` key of the URL in the downloader's notifications (``Foundation/Notification/Name/imageDownloadStart`` …).
+    /// The `userInfo` key of the URL in the downloader's notifications (`Notification.Name.imageDownloadStart` …).
     public static let urlUserInfoKey = "url"
 
     /// A stream of every download event of this downloader from now on, progress included; it ends

@@ -59,7 +59,7 @@ extension ImageDownloader {
         }
     }
 
-    /// Decodes once per distinct ``ImageDecodingOptions`` among the subscribers still attached and
+    /// Decodes once per distinct `ImageDecodingOptions` among the subscribers still attached and
     /// calls each of them; a subscriber that cancels meanwhile is skipped.
     private func decodeAndDeliver(_ operationID: UInt64, data: Data, response: DownloadResponse) {
         var decoded: [ImageDecodingOptions: Result<SubscriberOutcome, ImageDownloadError>] = [:]

@@ -36,7 +36,7 @@ public final class ImageDownloader: Sendable {
     let state: LockedValue<DownloaderState>
     let broadcaster = DownloadEventBroadcaster()
 
-    /// Creates a downloader; call ``shutdown()`` when done with it, or use ``withImageDownloader(configuration:coders:logger:_:)``.
+    /// Creates a downloader; call ``shutdown()`` when done with it, or use `withImageDownloader(configuration:coders:logger:isolation:_:)`.
     /// - Parameters:
     ///   - configuration: Limits, headers and timeouts.
     ///   - coders: The coders that decode downloaded bytes (default: every built-in coder).

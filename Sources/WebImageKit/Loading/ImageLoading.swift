@@ -84,7 +84,7 @@ extension ImageDownloader: ImageLoading {
         return (scheme == "http" || scheme == "https") && !host.isEmpty
     }
 
-    /// The same as ``image(for:options:decoding:progress:)``.
+    /// The same as ``image(for:options:decoding:progress:partial:)``.
     public func load(
         _ url: URL,
         options: DownloadOptions,
@@ -107,7 +107,7 @@ extension ImageDownloader: ImageLoading {
 }
 
 /// A list of loaders that is itself a loader: each URL goes to the last-added loader that can load it,
-/// as ``ImageCodersManager`` does for coders.
+/// as `ImageCodersManager` does for coders.
 public struct ImageLoaderRegistry: ImageLoading {
     /// The loaders, lowest priority first.
     public var loaders: [any ImageLoading]

@@ -4,7 +4,7 @@ import WebImageCore
 /// Feeds the bytes of one download to progressive decoders and says which partial images to deliver
 /// (SPEC DL-02, OP-28, K-11).
 ///
-/// One decoder per distinct ``ImageDecodingOptions`` among the subscribers that asked for partial
+/// One decoder per distinct `ImageDecodingOptions` among the subscribers that asked for partial
 /// images, as final decodes are shared. Partial images are throttled: after one is delivered, the
 /// next waits until ``ImageDownloader/Configuration/minimumProgressiveInterval`` has passed on the
 /// configured clock (the first is delivered as soon as something is decodable). An image the decoder

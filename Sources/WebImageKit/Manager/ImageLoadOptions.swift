@@ -3,6 +3,7 @@
 /// Options that only steer how a target shows the result (``delayPlaceholder``, ``avoidAutoSetImage``,
 /// ``forceTransition``) are read by ``ImageTarget`` binding; the manager ignores them.
 public struct ImageLoadOptions: OptionSet, Sendable, Hashable {
+    /// The option bits.
     public let rawValue: Int
 
     /// Creates options from their raw bits.
@@ -49,7 +50,7 @@ public struct ImageLoadOptions: OptionSet, Sendable, Hashable {
     /// Decode only the first frame of an animation, as a still image.
     public static let decodeFirstFrameOnly = ImageLoadOptions(rawValue: 1 << 18)
     /// Every frame of an animation is decoded when it loads: this is always the case here (the decoders
-    /// produce all frames; ``AnimatedImagePlayer`` is the way to decode frames on demand instead).
+    /// produce all frames; `AnimatedImagePlayer` is the way to decode frames on demand instead).
     public static let preloadAllFrames = ImageLoadOptions(rawValue: 1 << 19)
     /// Deliver the result only after it is stored on disk (by default the disk write finishes afterwards;
     /// the memory cache is always filled before the result is delivered).

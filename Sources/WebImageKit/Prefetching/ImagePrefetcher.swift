@@ -51,6 +51,7 @@ public final class ImagePrefetcher: Sendable {
     /// Prefetches `urls`, first cancelling the prefetch already running (PF-05, PF-06, PF-12).
     ///
     /// - Parameters:
+    ///   - urls: The URLs, started in order.
     ///   - progress: `(finished, total)` after each URL, successes and failures alike (PF-10).
     ///   - completed: `(finished, skipped)` once at the end, at once for an empty list (PF-11, PF-13).
     /// - Returns: The batch; cancelling it stops its remaining loads, and `completed` is then not called.

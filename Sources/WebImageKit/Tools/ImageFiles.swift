@@ -14,7 +14,7 @@ public enum ImageFiles {
     /// Decodes `input` and writes it to `output` in the format its extension names, keeping animation.
     ///
     /// The output is written atomically (a temporary file, then a rename), so a failure never leaves a
-    /// half-written file. Throws ``ImageCodingError`` with `.unsupportedFormat` for an extension no coder writes.
+    /// half-written file. Throws `ImageCodingError` with `.unsupportedFormat` for an extension no coder writes.
     /// `decoding` can ask for a thumbnail (decoded with shrink-on-load) or upright pixels; `transformer`
     /// runs on the decoded image before encoding.
     @discardableResult

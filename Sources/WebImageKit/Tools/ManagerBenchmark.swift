@@ -10,9 +10,11 @@ public enum ManagerBenchmark {
     public struct Results: Sendable, Codable {
         /// Median and 99th-percentile nanoseconds per `try await loadImage(from:)` memory hit, one task.
         public var asyncHitP50: Double
+        /// 99th percentile of the same.
         public var asyncHitP99: Double
         /// The same through the callback form `loadImage(with:completed:)` (delivered before it returns).
         public var callbackHitP50: Double
+        /// 99th percentile of the same.
         public var callbackHitP99: Double
         /// Memory hits per second with one task per core, all on one manager.
         public var hitsPerSecond: Double
@@ -20,6 +22,7 @@ public enum ManagerBenchmark {
         public var tasks: Int
         /// Cold loads (download, decode, store on disk) over loopback: median and 99th percentile, ms.
         public var coldP50: Double
+        /// 99th percentile of the same.
         public var coldP99: Double
         /// Cold loads measured.
         public var coldLoads: Int

@@ -5,14 +5,14 @@ import Foundation
 ///
 /// | item | meaning |
 /// | --- | --- |
-/// | `resize:WxH[:fit|fill|stretch][:upscale]` | ``ImageTransformers/Resize`` |
-/// | `crop:X:Y:WxH` | ``ImageTransformers/Crop`` |
-/// | `round:RADIUS[:BORDER[:RRGGBB[AA]]]` | ``ImageTransformers/RoundCorners`` |
-/// | `flip:h`, `flip:v`, `flip:hv` | ``ImageTransformers/Flip`` |
-/// | `rotate:DEGREES[:RRGGBB[AA]]` | ``ImageTransformers/Rotate`` |
-/// | `tint:RRGGBB[AA]` | ``ImageTransformers/Tint`` |
-/// | `blur:RADIUS` | ``ImageTransformers/Blur`` |
-/// | `orient` | ``ImageTransformers/NormalizeOrientation`` |
+/// | `resize:WxH[:fit|fill|stretch][:upscale]` | `ImageTransformers.Resize` |
+/// | `crop:X:Y:WxH` | `ImageTransformers.Crop` |
+/// | `round:RADIUS[:BORDER[:RRGGBB[AA]]]` | `ImageTransformers.RoundCorners` |
+/// | `flip:h`, `flip:v`, `flip:hv` | `ImageTransformers.Flip` |
+/// | `rotate:DEGREES[:RRGGBB[AA]]` | `ImageTransformers.Rotate` |
+/// | `tint:RRGGBB[AA]` | `ImageTransformers.Tint` |
+/// | `blur:RADIUS` | `ImageTransformers.Blur` |
+/// | `orient` | `ImageTransformers.NormalizeOrientation` |
 public enum TransformList {
     /// The error for a list that does not parse.
     public struct ParseError: Error, Sendable, CustomStringConvertible {

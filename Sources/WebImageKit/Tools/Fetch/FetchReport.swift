@@ -8,8 +8,9 @@ public struct FetchItem: Codable, Sendable, Equatable {
     public var source: String
     /// The image's format (`JPEG`, `PNG`…), when it loaded.
     public var format: String?
-    /// Pixel width and height, when it loaded.
+    /// Pixel width, when it loaded.
     public var width: Int?
+    /// Pixel height, when it loaded.
     public var height: Int?
     /// The number of frames, when it loaded.
     public var frames: Int?
@@ -87,6 +88,7 @@ public struct FetchReport: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey { case items, seconds, succeeded, failed, bytes, sources }
 
+    /// Reads the items and the time (the totals are computed, not read).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         items = try container.decode([FetchItem].self, forKey: .items)
