@@ -21,11 +21,7 @@ demo: deps
 	scripts/demo.sh
 
 bench: deps
-	scripts/bench-codecs.sh
-	scripts/bench-thumbnails.sh
-	scripts/bench-cache.sh
-	scripts/bench-download.sh
-	scripts/bench-manager.sh
+	scripts/bench.sh
 
 # The DocC catalogue of WebImageKit; any warning (an undocumented parameter, a broken link) fails it.
 docs: deps
