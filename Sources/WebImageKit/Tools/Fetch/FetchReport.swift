@@ -25,6 +25,23 @@ public struct FetchItem: Codable, Sendable, Equatable {
 
     /// Whether the image loaded.
     public var succeeded: Bool { error == nil }
+
+    /// Creates an item.
+    public init(
+        url: String, source: String, format: String?, width: Int?, height: Int?, frames: Int?, bytes: Int,
+        milliseconds: Double, output: String?, error: String?
+    ) {
+        self.url = url
+        self.source = source
+        self.format = format
+        self.width = width
+        self.height = height
+        self.frames = frames
+        self.bytes = bytes
+        self.milliseconds = milliseconds
+        self.output = output
+        self.error = error
+    }
 }
 
 /// Everything `webimage fetch` did: one item per URL, in the order given, and totals.
