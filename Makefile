@@ -23,9 +23,11 @@ demo: deps
 bench: deps
 	scripts/bench.sh
 
-# The DocC catalogue of WebImageKit; any warning (an undocumented parameter, a broken link) fails it.
+# The DocC documentation of the three libraries; any warning (an undocumented parameter, a broken link) fails it.
 docs: deps
-	$(SWIFT) package generate-documentation --target WebImageKit --warnings-as-errors
+	for target in WebImageCore WebImageCoders WebImageKit; do \
+		$(SWIFT) package generate-documentation --target $$target --warnings-as-errors || exit 1; \
+	done
 
 clean:
 	rm -rf .build .build-* demo-output samples

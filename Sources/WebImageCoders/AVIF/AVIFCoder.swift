@@ -4,14 +4,14 @@ public import Foundation
 ///
 /// Decoding turns any bit depth (8, 10, 12) and chroma layout into 8-bit straight-alpha RGBA,
 /// reports the `irot`/`imir` transform (or, when those are absent, the EXIF orientation) as
-/// ``Image/orientation``, and decodes every frame of a sequence with its duration. libavif 0.11
+/// `Image.orientation`, and decodes every frame of a sequence with its duration. libavif 0.11
 /// exposes no repetition count, so a sequence reports `loopCount` 0 (forever), which is how
 /// browsers play AVIF sequences.
 ///
-/// Encoding writes 4:2:0 lossy AV1 at ``ImageEncodingOptions/quality``, mapped linearly onto
+/// Encoding writes 4:2:0 lossy AV1 at `ImageEncodingOptions.quality`, mapped linearly onto
 /// libavif's quantizer (0 best … 63 worst): `q = round((1 − quality) × 63)` for the minimum and the
 /// maximum quantizer of colour and alpha alike (quality 0.9 → 6, 0.5 → 32), the same scale as the
-/// `quality` setting libavif 1.x later added. ``ImageEncodingOptions/lossless`` writes 4:4:4 with
+/// `quality` setting libavif 1.x later added. `ImageEncodingOptions.lossless` writes 4:4:4 with
 /// the identity matrix and quantizer 0, which round-trips RGBA exactly. An orientation other than
 /// `.up` is written as `irot`/`imir`, so it survives a round trip.
 ///

@@ -4,7 +4,7 @@ import Foundation
 /// The only code that calls libavif 0.11.1. libavif reports failures as `avifResult` codes (it never
 /// longjmps), so it is driven from Swift directly; every object it allocates is released by a `defer`.
 enum LibAVIF {
-    /// What a decode produced, before ``ImageDecodingOptions/makeImage(frames:format:orientation:loopCount:data:)``.
+    /// What a decode produced, before `ImageDecodingOptions.makeImage(frames:format:orientation:loopCount:data:)`.
     struct Decoded {
         var frames: [ImageFrame]
         var orientation: ImageOrientation

@@ -1,11 +1,11 @@
 public import Foundation
 
 extension GIFCoder {
-    /// Encodes every frame (only the first with ``ImageEncodingOptions/firstFrameOnly``) as a
+    /// Encodes every frame (only the first with `ImageEncodingOptions.firstFrameOnly`) as a
     /// full-canvas GIF89a frame with its own colour table: exact when the frame has at most 255 opaque colours,
     /// otherwise giflib's median cut; pixels with alpha below 128 become the transparent index.
     ///
-    /// An animation gets a NETSCAPE2.0 extension holding ``Image/loopCount`` (0 = forever), except
+    /// An animation gets a NETSCAPE2.0 extension holding `Image.loopCount` (0 = forever), except
     /// when the loop count is 1, which is written as no extension (play once). Delays are written in
     /// centiseconds, rounded, at least 2. A frame followed by one that may have transparent pixels
     /// is disposed "to background" so the next frame starts from a clear canvas; otherwise "none". The pixels are written upright.

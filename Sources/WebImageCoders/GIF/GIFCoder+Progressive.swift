@@ -2,7 +2,7 @@ import Foundation
 
 extension GIFCoder: ProgressiveImageDecoding {
     /// A fresh incremental decoder for one download: it returns the frames completely received so
-    /// far (see ``ProgressiveDecoder``), with the options applied as in a one-shot decode.
+    /// far (see `ProgressiveDecoder`), with the options applied as in a one-shot decode.
     public func makeProgressiveDecoder(options: ImageDecodingOptions) -> any ProgressiveDecoder {
         GIFProgressiveDecoder(options: options)
     }

@@ -7,9 +7,9 @@ public import Foundation
 /// clears the frame's rectangle to transparent and disposal 3 restores what was under it. A frame
 /// with neither a local nor a global colour table uses black and white followed by black (the GIF89a
 /// recommendation). A stored delay of 10 ms or less plays as 100 ms (SPEC K-26); a single-frame
-/// result has a duration of zero. ``Image/loopCount`` is the NETSCAPE2.0 (or ANIMEXTS1.0) value as
+/// result has a duration of zero. `Image.loopCount` is the NETSCAPE2.0 (or ANIMEXTS1.0) value as
 /// stored, 0 meaning forever, and 1 when the extension is absent, as SDWebImage reports it.
-/// Every frame's memory counts against ``ImageDecodingOptions/maximumAnimationByteCount``.
+/// Every frame's memory counts against `ImageDecodingOptions.maximumAnimationByteCount`.
 ///
 /// ```swift
 /// let image = try GIFCoder().decode(data)

@@ -3,7 +3,7 @@ import Foundation
 
 /// The Swift side of the libjpeg-turbo glue in `wik_jpeg.c`: the only file of the JPEG coder that
 /// touches C. The C functions own every libjpeg call and jump buffer; here we pass buffers in and
-/// turn status codes into ``ImageCodingError``.
+/// turn status codes into `ImageCodingError`.
 enum LibJPEG {
     /// The size of the buffer the C side writes error messages into.
     private static let messageCapacity = 256

@@ -1,7 +1,7 @@
 import Foundation
 
 extension JPEGCoder: ProgressiveImageDecoding {
-    /// A fresh incremental decoder for one download (see ``ProgressiveDecoder``).
+    /// A fresh incremental decoder for one download (see `ProgressiveDecoder`).
     ///
     /// A baseline JPEG grows from the top (the rows not yet received are transparent); a progressive
     /// JPEG is shown full size as soon as its first scan has arrived and sharpens with each later
@@ -20,7 +20,7 @@ extension JPEGCoder: ProgressiveImageDecoding {
 /// changed image is copied once out of the C canvas; a call that adds no bytes, or whose bytes
 /// change no pixel, returns the previous image without any work. The working memory is the whole
 /// coefficient buffer (about 3 bytes per pixel at 4:2:0, 6 at 4:4:4, also for baseline files) plus
-/// the RGBA canvas, capped like one-shot decoding by ``ImageDecodingOptions/maximumPixelCount``.
+/// the RGBA canvas, capped like one-shot decoding by `ImageDecodingOptions.maximumPixelCount`.
 /// Once the end marker arrives, the final image is a one-shot ``JPEGCoder/decode(_:options:)`` of
 /// the whole data (a second decode of it, which makes it exactly equal) and the C state is freed.
 ///

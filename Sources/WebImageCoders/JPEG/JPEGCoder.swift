@@ -4,12 +4,12 @@ public import Foundation
 ///
 /// Decoding handles baseline, progressive, arithmetic-coded and restart-interval files in
 /// greyscale, YCbCr, RGB, CMYK and YCCK, always into opaque RGBA (JPEG has no alpha). The EXIF
-/// orientation is reported (or applied, with ``ImageDecodingOptions/applyOrientation``).
+/// orientation is reported (or applied, with `ImageDecodingOptions.applyOrientation`).
 /// ``decode(_:options:scale:)`` shrinks by 1/2, 1/4 or 1/8 inside the DCT, which is much cheaper
 /// than decoding at full size and resampling.
 ///
 /// Encoding writes a baseline JPEG with optimised Huffman tables at
-/// ``ImageEncodingOptions/qualityPercent``: chroma is subsampled 4:2:0 below quality 90 and kept
+/// `ImageEncodingOptions.qualityPercent`: chroma is subsampled 4:2:0 below quality 90 and kept
 /// at full resolution (4:4:4) from 90 up. The alpha channel is ignored (JPEG cannot store it), only
 /// the first frame is written, and a non-`.up` orientation is written as an EXIF APP1 segment.
 ///
@@ -43,7 +43,7 @@ public struct JPEGCoder: ImageCoding {
 
     /// Decodes at 1/`scale` of the stored size (each side rounded up), scaling inside the DCT.
     ///
-    /// ``ImageDecodingOptions/maximumPixelCount`` limits the decoded (scaled) size.
+    /// `ImageDecodingOptions.maximumPixelCount` limits the decoded (scaled) size.
     public func decode(_ data: Data, options: ImageDecodingOptions, scale: DCTScale) throws -> Image {
         let (pixels, orientation, storedSize) = try data.withUnsafeBytes { bytes in
             let info = try LibJPEG.header(of: bytes, scale: scale)
@@ -85,7 +85,7 @@ public struct JPEGCoder: ImageCoding {
             image.pixels, quality: options.qualityPercent, progressive: options.progressive, orientation: image.orientation)
     }
 
-    /// libjpeg's working-memory cap: 8 bytes per pixel of ``ImageDecodingOptions/maximumPixelCount``,
+    /// libjpeg's working-memory cap: 8 bytes per pixel of `ImageDecodingOptions.maximumPixelCount`,
     /// whatever the output scale. Baseline files stream in a few rows of memory, but progressive and
     /// multi-scan files keep every DCT coefficient of the full-size image (3 bytes per pixel at 4:2:0,
     /// 6 at 4:4:4) even for a 1/8 decode; past the cap decoding fails with `.imageTooLarge`.

@@ -80,7 +80,7 @@ enum LibPNG {
         return ExifOrientationReader.orientation(inTIFF: UnsafeRawBufferPointer(start: exif, count: size)) ?? .up
     }
 
-    /// Throws the ``ImageCodingError`` matching a failed status.
+    /// Throws the `ImageCodingError` matching a failed status.
     private static func check(
         _ status: wik_png_status, _ message: UnsafeMutableBufferPointer<CChar>, while step: String
     ) throws(ImageCodingError) {
@@ -143,7 +143,7 @@ extension LibPNG {
             wik_png_progressive_destroy(reader)
         }
 
-        /// Feeds the next bytes; throws ``ImageCodingError`` for corrupt data or an IHDR over the limit,
+        /// Feeds the next bytes; throws `ImageCodingError` for corrupt data or an IHDR over the limit,
         /// and again on every later call once it has failed.
         func push(_ bytes: Data, maximumPixelCount: Int) throws {
             try bytes.withUnsafeBytes { raw in

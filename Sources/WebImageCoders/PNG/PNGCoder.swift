@@ -9,7 +9,7 @@ public import WebImageCore
 /// sample values are taken as sRGB whatever `gAMA`, `cHRM` or `iCCP` say (as libvips does). The
 /// orientation comes from an `eXIf` chunk when there is one. An animated PNG (APNG: an `acTL` chunk
 /// before the image data) decodes to its frames composited onto the full canvas, with
-/// ``Image/loopCount`` the `acTL`'s `num_plays` (0 meaning forever); see ``APNGDecoder`` for the
+/// `Image.loopCount` the `acTL`'s `num_plays` (0 meaning forever); see `APNGDecoder` for the
 /// rules. A plain PNG is a still image. Encoding writes the first frame only, as a still PNG.
 ///
 /// ```swift
@@ -31,7 +31,7 @@ public struct PNGCoder: ImageCoding {
         ImageFormat(detecting: data) == .png
     }
 
-    /// Decodes a PNG into an 8-bit RGBA image; throws ``ImageCodingError`` for corrupt, truncated or oversized data.
+    /// Decodes a PNG into an 8-bit RGBA image; throws `ImageCodingError` for corrupt, truncated or oversized data.
     public func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
         if APNGChunkReader.isAnimated(data), let animation = try APNGDecoder.decode(data, options: options) {
             return options.makeImage(

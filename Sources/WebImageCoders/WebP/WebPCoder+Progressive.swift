@@ -2,7 +2,7 @@ import Foundation
 public import WebImageCore
 
 extension WebPCoder: ProgressiveImageDecoding {
-    /// A decoder that shows a still WebP row by row as its bytes arrive; see ``WebPProgressiveDecoder``.
+    /// A decoder that shows a still WebP row by row as its bytes arrive; see `WebPProgressiveDecoder`.
     public func makeProgressiveDecoder(options: ImageDecodingOptions) -> any ProgressiveDecoder {
         WebPProgressiveDecoder(options: options)
     }
@@ -11,7 +11,7 @@ extension WebPCoder: ProgressiveImageDecoding {
 /// Decodes one WebP download progressively with libwebp's incremental decoder.
 ///
 /// - **Still images** (lossy, lossy with alpha, lossless): once the header is readable (and within
-///   ``ImageDecodingOptions/maximumPixelCount``), a `WebPIDecoder` is created and kept; each call gives
+///   `ImageDecodingOptions.maximumPixelCount`), a `WebPIDecoder` is created and kept; each call gives
 ///   libwebp only the bytes that arrived since the previous one, and decoding resumes where it stopped
 ///   (no work is redone). A partial image is full size, its decoded rows at the top and transparent rows
 ///   below. Thumbnail and scale-down sizes are applied by libwebp while decoding, to partial images too,
@@ -24,7 +24,7 @@ extension WebPCoder: ProgressiveImageDecoding {
 ///   and reports the problem.
 /// - **Animations**: libwebp cannot decode them incrementally, so this returns `nil` until the whole file
 ///   has arrived, then the one-shot decode.
-/// - Corrupt bytes throw ``ImageCodingError`` (`.corruptData`) as soon as libwebp sees them.
+/// - Corrupt bytes throw `ImageCodingError` (`.corruptData`) as soon as libwebp sees them.
 final class WebPProgressiveDecoder: ProgressiveDecoder {
     private enum Stage {
         /// Waiting for the RIFF header and the bitstream features.

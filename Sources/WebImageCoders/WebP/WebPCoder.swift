@@ -5,7 +5,7 @@ public import WebImageCore
 ///
 /// Decoding writes RGBA straight into the image's pixel storage (libwebp's advanced API, multi-threaded);
 /// animations come out as fully composited canvases, one per frame. Encoding writes a lossy file at
-/// ``ImageEncodingOptions/quality`` or a lossless one, an animation when the image has several frames,
+/// `ImageEncodingOptions.quality` or a lossless one, an animation when the image has several frames,
 /// and an `EXIF` chunk when the image's orientation is not `.up`.
 ///
 /// ```swift
@@ -22,14 +22,14 @@ public struct WebPCoder: ImageCoding {
         ImageFormat(detecting: data) == .webp
     }
 
-    /// Decodes a still or animated WebP; throws ``ImageCodingError`` for truncated, corrupt or too large files.
+    /// Decodes a still or animated WebP; throws `ImageCodingError` for truncated, corrupt or too large files.
     public func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
         try decode(data, options: options, scaledTo: nil)
     }
 
     /// Decodes, letting libwebp scale a still image to exactly `size` while decoding (for thumbnails).
     ///
-    /// The file's own dimensions and `size` are both checked against ``ImageDecodingOptions/maximumPixelCount``
+    /// The file's own dimensions and `size` are both checked against `ImageDecodingOptions.maximumPixelCount`
     /// (libwebp's lossless decoder needs full-size working memory even when it scales). libwebp stretches to
     /// `size` as given: the caller keeps the aspect ratio. Animations cannot be scaled by libwebp and are
     /// returned at their full size.

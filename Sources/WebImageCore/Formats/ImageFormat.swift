@@ -1,6 +1,6 @@
 /// An image file format, with its MIME type and usual file extension (SPEC FM-02, FM-03).
 ///
-/// Detect it from bytes with ``ImageFormat/init(detecting:)``; `.unknown` is an ordinary value, never an error.
+/// Detect it from bytes with `ImageFormat(detecting:)`; `.unknown` is an ordinary value, never an error.
 public enum ImageFormat: String, Sendable, CaseIterable, Codable, CustomStringConvertible {
     case jpeg
     case png
