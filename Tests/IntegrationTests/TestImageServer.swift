@@ -191,6 +191,7 @@ final class TestImageServer: Sendable {
         }
         router.get("loop/a") { _, _ in Response(status: .found, headers: [.location: "/loop/b"]) }
         router.get("loop/b") { _, _ in Response(status: .found, headers: [.location: "/loop/a"]) }
+        addFaultRoutes(to: router)
         return router
     }
 
