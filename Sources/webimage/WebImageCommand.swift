@@ -9,7 +9,7 @@ struct WebImageCommand: AsyncParsableCommand {
         abstract: "Load, cache, inspect and convert images with WebImageKit.",
         subcommands: [
             DemoCommand.self, FetchCommand.self, PrefetchCommand.self, InfoCommand.self, ConvertCommand.self, CacheCommand.self,
-            DecodeCommand.self, SamplesCommand.self, BenchCacheCommand.self, BenchDownloadCommand.self, BenchManagerCommand.self,
+            DecodeCommand.self, SamplesCommand.self, BenchCacheCommand.self, BenchDownloadCommand.self, BenchManagerCommand.self, SoakCommand.self,
         ]
     )
 }
