@@ -47,7 +47,12 @@ import WebImageKit
         // Interrupted stores leave hidden temporary files only; a clean removes them.
         let result = try storage.clean()
         #expect(result.remainingCount == names.count)
-        #expect(!FileManager.default.contentsOfDirectoryOrEmpty(directory.path).contains { $0.hasPrefix(".tmp-") })
+        let files = FileManager.default.contentsOfDirectoryOrEmpty(directory.path)
+        #expect(!files.contains { $0.hasPrefix(".tmp-") })
+        // The cache's own accounting agrees with the directory (entries and any side files of extended data).
+        #expect(try storage.count() == names.count)
+        let allocated = files.reduce(0) { $0 + FileDates.allocated(directory.appendingPathComponent($1).path) }
+        #expect(try storage.totalSize() == allocated)
     }
 
     /// Forks a child storing entries until at least ``entriesPerRound`` new ones exist, then SIGKILLs it
