@@ -16,8 +16,9 @@ for size in 64x48 256x192 800x600 1600x1200; do
 done
 head -c 5000 /dev/urandom > "$scratch/www/noise.jpg"
 local_server_start
+# 40 variants of every file (nginx ignores the query, the cache does not): more than the memory cache holds.
 {
-    for file in "$scratch"/www/*; do echo "$base/$(basename "$file")"; done
+    for file in "$scratch"/www/*; do for v in $(seq 40); do echo "$base/$(basename "$file")?v=$v"; done; done
     for i in $(seq 20); do echo "$base/missing-$i.png"; done
 } > "$scratch/urls.txt"
 
@@ -37,13 +38,14 @@ lines = [
     "## Soak",
     "",
     f"Measured {datetime.date.today()} on {cpu}, {os.cpu_count()} cores. Command: `scripts/soak.sh {minutes}` (release build, "
-    f"`webimage soak`): {urls} URLs on nginx (JPEG, PNG, WebP, AVIF, GIF and animated WebP at four sizes, 20 URLs that answer "
-    "404, one that is noise), picked at random, 64 loads at once through one `ImageManager` (memory cache 64 MiB, disk cache "
-    "in a temporary folder), 30% of them cancelled after 0–2 ms.",
+    f"`webimage soak`): {urls} URLs on nginx (JPEG, PNG, WebP, AVIF, GIF and animated WebP at four sizes up to 1600×1200, each "
+    "under 40 query variants, 20 URLs that answer 404 and one that is noise), picked at random, 64 loads at once through one "
+    "`ImageManager` (memory cache 64 MiB, disk cache in a temporary folder), 30% of them cancelled after 0–2 ms, 10% with "
+    "`.retryFailed` so that failed URLs are asked again.",
     "",
-    "| loads | completed | failed | cancelled | duplicated or late | seconds | RSS after warm-up | RSS at half | RSS at end | RSS peak |",
+    "| loads | completed (memory / disk / network) | failed | cancelled | duplicated or late | seconds | RSS after warm-up (¼ of the loads) | RSS at half | RSS at end | RSS peak |",
     "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
-    f"| {r['loads']:,} | {r['completed']:,} | {r['failed']:,} | {r['cancelled']:,} | {r['duplicates']} | {r['seconds']:.0f} | "
+    f"| {r['loads']:,} | {r['completed']:,} ({r['fromMemory']:,} / {r['fromDisk']:,} / {r['fromNetwork']:,}) | {r['failed']:,} | {r['cancelled']:,} | {r['duplicates']} | {r['seconds']:.0f} | "
     f"{r['residentAfterWarmUp']:.0f} MiB | {r['residentAtHalf']:.0f} MiB | {r['residentAtEnd']:.0f} MiB | {r['residentPeak']:.0f} MiB |",
     "",
     f"Every load ended exactly once (completed + failed + cancelled = {r['completed'] + r['failed'] + r['cancelled']:,} of {r['loads']:,}); "

@@ -11,6 +11,12 @@ public enum SoakRun {
         public var loads: Int
         /// Loads that delivered an image.
         public var completed: Int
+        /// Completed loads answered from memory, from disk, and by a download.
+        public var fromMemory: Int
+        /// See ``fromMemory``.
+        public var fromDisk: Int
+        /// See ``fromMemory``.
+        public var fromNetwork: Int
         /// Loads that failed (the error URLs of the mix, or a fault).
         public var failed: Int
         /// Loads cancelled before they finished.
@@ -19,7 +25,7 @@ public enum SoakRun {
         public var duplicates: Int
         /// Wall-clock seconds.
         public var seconds: Double
-        /// Resident memory in MiB once a tenth of the loads were started (the caches are warm by then).
+        /// Resident memory in MiB once a quarter of the loads were started (every URL has been fetched by then).
         public var residentAfterWarmUp: Double
         /// Resident memory in MiB at half the loads.
         public var residentAtHalf: Double
@@ -70,8 +76,10 @@ public enum SoakRun {
             final.samples.first { Double($0.index) >= Double(total) * fraction }?.resident ?? 0
         }
         return Results(
-            loads: total, completed: final.completed, failed: final.failed, cancelled: final.cancelled,
-            duplicates: final.duplicates, seconds: elapsed, residentAfterWarmUp: at(0.1), residentAtHalf: at(0.5),
+            loads: total, completed: final.completed, fromMemory: final.bySource[.memory] ?? 0,
+            fromDisk: final.bySource[.disk] ?? 0, fromNetwork: final.bySource[.none] ?? 0, failed: final.failed,
+            cancelled: final.cancelled,
+            duplicates: final.duplicates, seconds: elapsed, residentAfterWarmUp: at(0.25), residentAtHalf: at(0.5),
             residentAtEnd: final.samples.last?.resident ?? 0, residentPeak: final.samples.map(\.resident).max() ?? 0)
     }
 
@@ -85,6 +93,7 @@ public enum SoakRun {
 
     private struct Counts: Sendable {
         var completed = 0
+        var bySource: [ImageCacheType: Int] = [:]
         var failed = 0
         var cancelled = 0
         var duplicates = 0
@@ -106,11 +115,19 @@ public enum SoakRun {
                 }
                 if first { continuation.resume() }
             }
-            let operation = manager.loadImage(with: url) { result in
+            // Retry failed URLs now and then, so that the error URLs keep reaching the server.
+            let options: ImageLoadOptions = Int.random(in: 0..<10) == 0 ? [.retryFailed] : []
+            let operation = manager.loadImage(with: url, options: options) { result in
                 if case .success(let loaded) = result, !loaded.isFinished { return }
                 deliveries.withLock { $0 += 1 }
                 counts.withLock { counts in
-                    if case .success = result { counts.completed += 1 } else { counts.failed += 1 }
+                    switch result {
+                    case .success(let loaded):
+                        counts.completed += 1
+                        counts.bySource[loaded.cacheType, default: 0] += 1
+                    case .failure:
+                        counts.failed += 1
+                    }
                 }
                 resumeOnce()
             }

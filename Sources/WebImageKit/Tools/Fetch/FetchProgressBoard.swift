@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The progress display of `webimage fetch`, as text: one bar per running download (bytes, rate) and one
 /// for the whole list. A value: feed it ``FetchJob/Event``s, ask it for ``lines(now:width:)``; the

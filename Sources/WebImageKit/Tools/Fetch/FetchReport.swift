@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// What `webimage fetch` (and the demo) did with one URL.
 public struct FetchItem: Codable, Sendable, Equatable {
