@@ -13,7 +13,7 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 
-# The whole suite under the thread sanitizer, in its own build folder.
+# The whole suite under the thread sanitizer, in its own build folder; a report makes the run fail.
 test-tsan: deps
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
 
