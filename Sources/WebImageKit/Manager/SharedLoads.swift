@@ -72,9 +72,6 @@ final class SharedLoads: Sendable {
         }
     }
 
-    /// The number of pipelines running.
-    var count: Int { state.withLock { $0.entries.count } }
-
     private func listeners(of key: LoadKey) -> [Listener] {
         state.withLock { state in state.entries[key].map { Array($0.listeners.values) } ?? [] }
     }
