@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora of the fuzz targets (issue 8): the committed test fixtures of each format, each
+also cut at a quarter, a half and three quarters (truncations are where parsers break), plus a few keys
+for the @2x parser.
+
+    fuzz_corpus.py OUTPUT_DIR
+"""
+import os
+import sys
+
+ROOT = os.path.join(os.path.dirname(__file__), "..")
+FIXTURES = os.path.join(ROOT, "Tests", "WebImageCodersTests", "Fixtures")
+IMAGE_EXTENSIONS = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif"}
+
+
+def fixtures(*folders):
+    for folder in folders:
+        path = os.path.join(FIXTURES, folder)
+        for name in sorted(os.listdir(path)):
+            if os.path.splitext(name)[1].lower() in IMAGE_EXTENSIONS:
+                yield name, open(os.path.join(path, name), "rb").read()
+
+
+def with_truncations(files):
+    for name, data in files:
+        yield name, data
+        for share in (4, 2):
+            yield f"{name}.cut{share}", data[: len(data) // share]
+        yield f"{name}.cut34", data[: len(data) * 3 // 4]
+
+
+def write(directory, files):
+    os.makedirs(directory, exist_ok=True)
+    count = 0
+    for name, data in files:
+        with open(os.path.join(directory, name), "wb") as f:
+            f.write(data)
+        count += 1
+    return count
+
+
+def main():
+    out = sys.argv[1]
+    corpora = {
+        "JPEG": with_truncations(fixtures("jpeg")),
+        "PNG": with_truncations(fixtures("png", "apng")),
+        "GIF": with_truncations(fixtures("gif")),
+        "WebP": with_truncations(fixtures("webp")),
+        "AVIF": with_truncations(fixtures("avif")),
+        "Detect": fixtures("jpeg", "png", "apng", "gif", "webp", "avif"),
+        # The first two bytes choose the chunk size.
+        "Progressive": ((name, bytes([1, 0]) + data) for name, data in fixtures("jpeg", "png", "gif", "webp")),
+        "FrameSources": with_truncations(fixtures("gif", "apng", "webp")),
+        "KeyScale": ((str(i), key.encode()) for i, key in enumerate([
+            "https://example.com/icon@2x.png", "icon@3x.jpg", "a@2x.@3x.png", "@2x.", "x" * 200 + "@3x.gif", "é@2x.png"])),
+    }
+    for target, files in corpora.items():
+        print(f"{target}: {write(os.path.join(out, target), files)} seeds")
+
+
+if __name__ == "__main__":
+    main()
