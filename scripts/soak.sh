@@ -48,6 +48,8 @@ lines = [
     f"| {r['loads']:,} | {r['completed']:,} ({r['fromMemory']:,} / {r['fromDisk']:,} / {r['fromNetwork']:,}) | {r['failed']:,} | {r['cancelled']:,} | {r['duplicates']} | {r['seconds']:.0f} | "
     f"{r['residentAfterWarmUp']:.0f} MiB | {r['residentAtHalf']:.0f} MiB | {r['residentAtEnd']:.0f} MiB | {r['residentPeak']:.0f} MiB |",
     "",
+    "Resident memory at every tenth of the run (MiB): " + ", ".join(f"{v:.0f}" for v in r["residentByTenth"]) + ".",
+    "",
     f"Every load ended exactly once (completed + failed + cancelled = {r['completed'] + r['failed'] + r['cancelled']:,} of {r['loads']:,}); "
     f"resident memory: {verdict}.",
     "<!-- soak:end -->",

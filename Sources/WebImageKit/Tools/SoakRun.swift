@@ -33,6 +33,8 @@ public enum SoakRun {
         public var residentAtEnd: Double
         /// The highest resident memory sampled, in MiB.
         public var residentPeak: Double
+        /// Resident memory in MiB at every tenth of the run (0%, 10%, … 100% of the loads), to show the trend.
+        public var residentByTenth: [Double]
     }
 
     /// Runs at least `loads` loads, and for at least `seconds`, of URLs picked at random from `urls`,
@@ -80,7 +82,8 @@ public enum SoakRun {
             fromDisk: final.bySource[.disk] ?? 0, fromNetwork: final.bySource[.none] ?? 0, failed: final.failed,
             cancelled: final.cancelled,
             duplicates: final.duplicates, seconds: elapsed, residentAfterWarmUp: at(0.25), residentAtHalf: at(0.5),
-            residentAtEnd: final.samples.last?.resident ?? 0, residentPeak: final.samples.map(\.resident).max() ?? 0)
+            residentAtEnd: final.samples.last?.resident ?? 0, residentPeak: final.samples.map(\.resident).max() ?? 0,
+            residentByTenth: (0...10).map { at(Double($0) / 10) })
     }
 
     /// Resident memory of this process in MiB, from `/proc/self/statm` (0 where it cannot be read).
