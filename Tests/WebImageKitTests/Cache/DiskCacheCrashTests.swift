@@ -58,10 +58,16 @@ import WebImageKit
     /// Forks a child storing entries until at least ``entriesPerRound`` new ones exist, then SIGKILLs it
     /// wherever it is. Returns `false` when the child stalls (a child forked from a multithreaded process can
     /// block on a lock another thread held at fork time, seen under ThreadSanitizer); the caller retries.
-    static func killChildDuringStores(_ storage: DiskStorage, round: Int, directory: URL) -> Bool {
+    static func killChildDuringStores(
+        _ storage: DiskStorage, round: Int, directory: URL, entries: Int = entriesPerRound,
+        loop: (DiskStorage, Int, Int) -> Void = storeLoop
+    ) -> Bool {
         let before = entryNames(directory).count
         let child = fork()
-        if child == 0 { storeLoop(storage, round: round, limit: .max) }
+        if child == 0 {
+            loop(storage, round, .max)
+            _exit(0)
+        }
         guard child > 0 else { return false }
         defer {   // SIGKILL wherever the child is, then reap it
             _ = kill(child, SIGKILL)
@@ -69,10 +75,10 @@ import WebImageKit
             _ = waitpid(child, &status, 0)
         }
         let deadline = ContinuousClock.now + .seconds(10)
-        while entryNames(directory).count < before + entriesPerRound, ContinuousClock.now < deadline {
+        while entryNames(directory).count < before + entries, ContinuousClock.now < deadline {
             _ = usleep(2_000)   // polling the directory for the child's progress, with a deadline
         }
-        return entryNames(directory).count >= before + entriesPerRound
+        return entryNames(directory).count >= before + entries
     }
 
     /// Stores entries `r<round>-<index>` until `limit`; in the child it never returns (the parent kills it).
@@ -83,7 +89,59 @@ import WebImageKit
             try? storage.store(EntryPayload.make(key: key, size: size(of: key)), forKey: key, extendedData: Data(key.utf8))
             index += 1
         }
-        if limit == .max { _exit(0) }
+    }
+
+    /// Thousands of small PNG entries, the child killed five times at random moments: every entry left decodes
+    /// to the image stored under its key, and the cache's count and size agree with the directory (issue 8 item 4).
+    @Test func sigkillDuringThousandsOfImageStoresLeavesOnlyEntriesThatDecode() throws {
+        let root = try TemporaryDirectory("crash-images")
+        defer { root.remove() }
+        let directory = root.url.appendingPathComponent("images")
+        let storage = DiskStorage(directory: directory, configuration: DiskCacheConfiguration(
+            maxAge: nil, maxSize: 0, synchronizesWrites: false))
+        Self.imageLoop(storage, round: -1, limit: 3)   // warm-up in the parent
+        var rounds = 0
+        var attempts = 0
+        while rounds < 5, attempts < 15 {
+            attempts += 1
+            let entries = Int.random(in: 300...900)   // a random moment: after this many new entries
+            if Self.killChildDuringStores(storage, round: attempts, directory: directory, entries: entries, loop: Self.imageLoop) {
+                rounds += 1
+            }
+        }
+        try #require(rounds == 5, "forked children kept stalling")
+        let names = Self.entryNames(directory)
+        #expect(names.count >= 1_500)
+        for name in names {
+            let data = try Data(contentsOf: directory.appendingPathComponent(name))
+            let image = try ImageCodersManager.shared.decode(data)
+            // The key is in the pixels: the image decodes to exactly what was stored under the key named by the file.
+            let key = Self.imageKey(red: image.pixels[0, 0].red, green: image.pixels[0, 0].green, blue: image.pixels[0, 0].blue)
+            #expect(DiskStorage.fileName(forKey: key) == name)
+        }
+        _ = try storage.clean()
+        #expect(try storage.count() == names.count)
+        let allocated = FileManager.default.contentsOfDirectoryOrEmpty(directory.path)
+            .reduce(0) { $0 + FileDates.allocated(directory.appendingPathComponent($1).path) }
+        #expect(try storage.totalSize() == allocated)
+    }
+
+    /// Stores 16×16 PNGs whose colour encodes their key, until `limit`.
+    static func imageLoop(_ storage: DiskStorage, round: Int, limit: Int) {
+        var index = 0
+        while index < limit {
+            let value = (round + 1) * 100_000 + index   // round -1 gives keys 0, 1, 2
+            let (red, green, blue) = (UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF))
+            let image = Image(pixels: PixelBuffer(width: 16, height: 16, fill: RGBA(red: red, green: green, blue: blue)))
+            if let png = try? PNGCoder().encode(image, as: .png, options: ImageEncodingOptions()) {  // no registry lock in a forked child
+                try? storage.store(png, forKey: imageKey(red: red, green: green, blue: blue))
+            }
+            index += 1
+        }
+    }
+
+    static func imageKey(red: UInt8, green: UInt8, blue: UInt8) -> String {
+        "https://example.com/crash/\((Int(red) << 16) | (Int(green) << 8) | Int(blue)).png"
     }
 
     /// Entry sizes from 256 KiB to about 4 MiB, so kills land inside writes as well as between them.
