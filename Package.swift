@@ -80,9 +80,30 @@ let package = Package(
             resources: [.copy("Fixtures")],
             swiftSettings: upcomingFeatures
         ),
+        // Helpers shared by the test targets: temporary folders, a mock loader, manager fixtures, `eventually`.
+        .target(
+            name: "WebImageTestSupport",
+            dependencies: ["WebImageKit", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/WebImageTestSupport",
+            swiftSettings: upcomingFeatures
+        ),
         .testTarget(
             name: "WebImageKitTests",
-            dependencies: ["WebImageKit", .product(name: "MetricsTestKit", package: "swift-metrics")],
+            dependencies: [
+                "WebImageKit", "WebImageTestSupport", .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ],
+            swiftSettings: upcomingFeatures
+        ),
+        // CPU-heavy tests (fork and SIGKILL, 20,000 prefetches, a 2,000-load cancellation race): run by
+        // `make test` in a process of their own, after the rest, so they never starve timing-sensitive tests.
+        .testTarget(
+            name: "StressTests",
+            dependencies: [
+                "WebImageKit", "WebImageTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

@@ -24,33 +24,33 @@ import WebImageCore
         png = try ImageCodersManager.shared.encode(Image(pixels: .samplePattern(width: 128, height: 128)), as: .png, options: .init())
     }
 
-    @Test func partialImagesWaitForTheMinimumIntervalAndTheCompleteImageIsNeverPartial() {
+    @Test func partialImagesWaitForTheMinimumIntervalAndTheCompleteImageIsNeverPartial() async {
         let time = ManualClock()
         let feeder = ProgressiveFeeder(coders: .shared, interval: .milliseconds(100), clock: time.clock)
         let subscribers = [Self.subscriber(1)]
         let total = png.count
-        #expect(feeder.feed(png.prefix(total / 3), expectedBytes: total, subscribers: subscribers).count == 1)
+        #expect(await feeder.feed(png.prefix(total / 3), expectedBytes: total, subscribers: subscribers).count == 1)
         time.advance(.milliseconds(50))
-        #expect(feeder.feed(png.prefix(total / 2), expectedBytes: total, subscribers: subscribers).isEmpty)
+        #expect(await feeder.feed(png.prefix(total / 2), expectedBytes: total, subscribers: subscribers).isEmpty)
         time.advance(.milliseconds(60))
-        let later = feeder.feed(png.prefix(2 * total / 3), expectedBytes: total, subscribers: subscribers)
+        let later = await feeder.feed(png.prefix(2 * total / 3), expectedBytes: total, subscribers: subscribers)
         #expect(later.first?.1.pixelSize == PixelSize(width: 128, height: 128))
         time.advance(.seconds(1))
-        #expect(feeder.feed(png, expectedBytes: total, subscribers: subscribers).isEmpty)
+        #expect(await feeder.feed(png, expectedBytes: total, subscribers: subscribers).isEmpty)
     }
 
-    @Test func subscribersWithEqualOptionsShareOneImageAndOthersGetTheirOwn() {
+    @Test func subscribersWithEqualOptionsShareOneImageAndOthersGetTheirOwn() async {
         let feeder = ProgressiveFeeder(coders: .shared, interval: .zero, clock: ManualClock().clock)
         let thumbnail = ImageDecodingOptions(thumbnailPixelSize: PixelSize(width: 32, height: 32))
         let subscribers = [Self.subscriber(1), Self.subscriber(2), Self.subscriber(3, decoding: thumbnail), Self.subscriber(4, wantsPartials: false)]
-        let deliveries = feeder.feed(png.prefix(png.count / 2), expectedBytes: png.count, subscribers: subscribers)
+        let deliveries = await feeder.feed(png.prefix(png.count / 2), expectedBytes: png.count, subscribers: subscribers)
         #expect(deliveries.map(\.0.id) == [1, 2, 3])
         #expect(deliveries[0].1 === deliveries[1].1)
         #expect(deliveries[2].1.pixelSize == PixelSize(width: 32, height: 32))
     }
 
-    @Test func nothingIsDecodedWithoutAnExpectedSize() {  // SPEC K-11
+    @Test func nothingIsDecodedWithoutAnExpectedSize() async {  // SPEC K-11
         let feeder = ProgressiveFeeder(coders: .shared, interval: .zero, clock: ManualClock().clock)
-        #expect(feeder.feed(png.prefix(png.count / 2), expectedBytes: nil, subscribers: [Self.subscriber(1)]).isEmpty)
+        #expect(await feeder.feed(png.prefix(png.count / 2), expectedBytes: nil, subscribers: [Self.subscriber(1)]).isEmpty)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImageKit
+import WebImageTestSupport
 
 /// The safe defaults (issue 8 item 6). The behaviour behind each is pinned elsewhere too: TLS in
 /// `TLSTests`, file names in `DiskCacheTests`, pixel and frame limits in the coder tests, the response size

@@ -1,4 +1,3 @@
-import Dispatch
 public import Foundation
 
 extension ImageCache {
@@ -6,7 +5,7 @@ extension ImageCache {
     ///
     /// A memory hit returns without suspending and without disk I/O unless ``ImageCacheOptions/queryMemoryData``
     /// is set (then the bytes are read too and the result still reports ``ImageCacheType/memory``). A disk
-    /// hit is decoded with `decoding` (default ``Configuration/decodingOptions``), scaled by the key's
+    /// hit is decoded with `decoding` (on the decoding threads, not the caller's) (default ``Configuration/decodingOptions``), scaled by the key's
     /// `@2x`/`@3x`, and promoted to memory (unless `decoding` asks for a reduced image: a thumbnail, the first
     /// frame, a scale-down); a file that does not decode is removed and is a miss.
     /// Cancelling the calling task abandons the lookup and returns `nil`.
@@ -36,7 +35,12 @@ extension ImageCache {
             operation.cancel()
         }
         guard !Task.isCancelled else { return nil }
-        return decodeHit(entry, key: key, decoding: decoding, memoryImage: memoryImage)
+        if memoryImage != nil || entry == nil {
+            return decodeHit(entry, key: key, decoding: decoding, memoryImage: memoryImage)
+        }
+        return await WorkerThreads.processing.run {
+            self.decodeHit(entry, key: key, decoding: decoding, memoryImage: memoryImage)
+        }
     }
 
     /// The callback form of ``image(forKey:options:decoding:cacheType:)`` (IC-18, K-07).
@@ -70,7 +74,7 @@ extension ImageCache {
             guard !operation.isCancelled else { return }
             let entry = storage.entry(forKey: key)
             // Decode off the I/O queue, so that one large hit does not hold up the others.
-            DispatchQueue.global().async {
+            WorkerThreads.processing.submit {
                 guard !operation.isCancelled else { return }
                 let result = self.decodeHit(entry, key: key, decoding: decoding, memoryImage: memoryImage)
                 operation.finish { completion(result) }

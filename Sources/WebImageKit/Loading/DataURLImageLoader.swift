@@ -29,7 +29,7 @@ public struct DataURLImageLoader: ImageLoading {
         guard !data.isEmpty else { throw ImageDownloadError(.emptyBody, "the data URL has no payload") }
         progress?(DownloadProgress(url: url, receivedBytes: data.count, expectedBytes: data.count))
         let response = DownloadResponse(url: url, statusCode: 200, headers: ["content-type": mediaType])
-        return try decodeDownloaded(data, response: response, coders: coders, options: options, decoding: decoding)
+        return try await decodeDownloaded(data, response: response, coders: coders, options: options, decoding: decoding)
     }
 
     /// Splits `data:[<media type>][;base64],<payload>` into the media type and the decoded payload.

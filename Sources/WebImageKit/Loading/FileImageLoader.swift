@@ -44,7 +44,7 @@ public struct FileImageLoader: ImageLoading {
         progress?(DownloadProgress(url: url, receivedBytes: data.count, expectedBytes: data.count))
         try Task.checkCancellationAsDownloadError()
         let response = DownloadResponse(url: url, statusCode: 200)
-        return try decodeDownloaded(data, response: response, coders: coders, options: options, decoding: decoding)
+        return try await decodeDownloaded(data, response: response, coders: coders, options: options, decoding: decoding)
     }
 }
 
@@ -55,18 +55,22 @@ extension Task where Success == Never, Failure == Never {
     }
 }
 
-/// Decodes loaded bytes into a ``DownloadResult``, applying ``DownloadOptions/scaleDownLargeImages``.
+/// Decodes loaded bytes into a ``DownloadResult`` on the decoding threads, applying ``DownloadOptions/scaleDownLargeImages``.
 func decodeDownloaded(
     _ data: Data, response: DownloadResponse, coders: ImageCodersManager,
     options: DownloadOptions, decoding: ImageDecodingOptions
-) throws -> DownloadResult {
+) async throws(ImageDownloadError) -> DownloadResult {
     var decoding = decoding
     if options.contains(.scaleDownLargeImages), decoding.scaleDownLimitBytes == nil {
         decoding.scaleDownLimitBytes = ImageDecodingOptions.defaultScaleDownLimitBytes
     }
-    do {
-        return DownloadResult(image: try (decoding.coders ?? coders).decode(data, options: decoding), data: data, response: response)
-    } catch {
-        throw ImageDownloadError(.decodeFailed, "the bytes could not be decoded", underlying: error)
+    let coders = decoding.coders ?? coders
+    let options = decoding
+    return try await WorkerThreads.processing.run { () throws(ImageDownloadError) -> DownloadResult in
+        do {
+            return DownloadResult(image: try coders.decode(data, options: options), data: data, response: response)
+        } catch {
+            throw ImageDownloadError(.decodeFailed, "the bytes could not be decoded", underlying: error)
+        }
     }
 }

@@ -55,13 +55,14 @@ extension ImageDownloader {
         case .success(.notModified(let response)):
             deliver(.success(.notModified(response)), to: state.withLock { $0.removeOperation(operationID) })
         case .success(.body(let data, let response)):
-            decodeAndDeliver(operationID, data: data, response: response)
+            await decodeAndDeliver(operationID, data: data, response: response)
         }
     }
 
     /// Decodes once per distinct `ImageDecodingOptions` among the subscribers still attached and
-    /// calls each of them; a subscriber that cancels meanwhile is skipped.
-    private func decodeAndDeliver(_ operationID: UInt64, data: Data, response: DownloadResponse) {
+    /// calls each of them; a subscriber that cancels meanwhile is skipped. Decodes run on
+    /// ``WorkerThreads/processing``.
+    private func decodeAndDeliver(_ operationID: UInt64, data: Data, response: DownloadResponse) async {
         var decoded: [ImageDecodingOptions: Result<SubscriberOutcome, ImageDownloadError>] = [:]
         for subscriber in state.withLock({ $0.subscribers(of: operationID) }) {
             let result: Result<SubscriberOutcome, ImageDownloadError>
@@ -74,11 +75,14 @@ extension ImageDownloader {
                 guard state.withLock({ $0.subscribers(of: operationID).contains { $0.id == subscriber.id } }) else {
                     continue
                 }
-                do {
-                    let image = try (decoding.coders ?? coders).decode(data, options: decoding)
-                    result = .success(.modified(DownloadResult(image: image, data: data, response: response)))
-                } catch {
-                    result = .failure(ImageDownloadError(.decodeFailed, "the downloaded bytes could not be decoded", underlying: error))
+                let coders = decoding.coders ?? coders
+                result = await WorkerThreads.processing.run {
+                    do {
+                        let image = try coders.decode(data, options: decoding)
+                        return .success(.modified(DownloadResult(image: image, data: data, response: response)))
+                    } catch {
+                        return .failure(ImageDownloadError(.decodeFailed, "the downloaded bytes could not be decoded", underlying: error))
+                    }
                 }
                 decoded[decoding] = result
             } else {
@@ -144,7 +148,7 @@ extension ImageDownloader {
                     try checkContent(head, data)
                 }
                 let subscribers = decryptor == nil ? state.withLock { $0.subscribers(of: operationID) } : []
-                for (subscriber, image) in feeder.feed(data, expectedBytes: expected, subscribers: subscribers) {
+                for (subscriber, image) in await feeder.feed(data, expectedBytes: expected, subscribers: subscribers) {
                     subscriber.partial?(image)
                 }
                 reportProgress(operationID, DownloadProgress(url: url, receivedBytes: data.count, expectedBytes: expected))

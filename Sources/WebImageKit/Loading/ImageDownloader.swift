@@ -227,9 +227,15 @@ public final class ImageDownloader: Sendable {
     }
 
     /// Starts every queued operation that may run now; called with the lock held.
+    ///
+    /// Transfers run on the downloader's own threads (``WorkerThreads/transfers``), not on Swift's
+    /// cooperative pool: a process whose cooperative threads are all busy still reads response bodies
+    /// before their idle timeouts fire. Decoding goes to ``WorkerThreads/processing``.
     func startReady(_ state: inout DownloaderState) {
         for id in state.takeReady() {
-            let task = Task.detached(priority: .medium) { [self] in await run(id) }
+            let task = Task.detached(executorPreference: WorkerThreads.transfers, priority: .medium) { [self] in
+                await run(id)
+            }
             state.setTask(task, for: id)
         }
     }

@@ -11,8 +11,9 @@ import WebImageCore
 /// reports complete is never delivered as partial: the final decode delivers it. As in SDWebImage,
 /// nothing is decoded progressively when the response declares no `Content-Length` (K-11).
 ///
-/// Used by one transfer task only (decoders are not `Sendable`), never on an event loop.
-final class ProgressiveFeeder {
+/// Used by one transfer task only, one call at a time (decoders are not `Sendable`; `@unchecked` because
+/// each call hands the feeder to ``WorkerThreads/processing`` and waits for it), never on an event loop.
+final class ProgressiveFeeder: @unchecked Sendable {
     private let coders: ImageCodersManager
     private let interval: Duration
     private let clock: DownloaderClock
@@ -28,13 +29,25 @@ final class ProgressiveFeeder {
     }
 
     /// Decodes `data` (every byte so far) for the subscribers that want partial images, if the
-    /// throttle allows; returns the subscriber/image pairs to deliver.
-    func feed(_ data: Data, expectedBytes: Int?, subscribers: [DownloadSubscriber]) -> [(DownloadSubscriber, Image)] {
-        guard let expectedBytes, expectedBytes > 0, data.count < expectedBytes else { return [] }
-        let wanting = subscribers.filter { $0.partial != nil }
-        guard !wanting.isEmpty else { return [] }
+    /// throttle allows; returns the subscriber/image pairs to deliver. Decodes on ``WorkerThreads/processing``.
+    func feed(_ data: Data, expectedBytes: Int?, subscribers: [DownloadSubscriber]) async -> [(DownloadSubscriber, Image)] {
+        guard let expectedBytes, expectedBytes > 0, data.count < expectedBytes,
+              subscribers.contains(where: { $0.partial != nil })
+        else { return [] }
         let now = clock.now()
         if let lastDelivery, now - lastDelivery < interval { return [] }
+        return await WorkerThreads.processing.run { [self] in
+            decodePartials(data, subscribers: subscribers, now: now).map { Delivery(subscriber: $0.0, image: $0.1) }
+        }.map { ($0.subscriber, $0.image) }
+    }
+
+    private struct Delivery: Sendable {
+        let subscriber: DownloadSubscriber
+        let image: Image
+    }
+
+    private func decodePartials(_ data: Data, subscribers: [DownloadSubscriber], now: Duration) -> [(DownloadSubscriber, Image)] {
+        let wanting = subscribers.filter { $0.partial != nil }
         var images: [ImageDecodingOptions: Image] = [:]
         var deliveries: [(DownloadSubscriber, Image)] = []
         for subscriber in wanting {

@@ -65,15 +65,14 @@ extension ImageManager {
               let data = stored.data
         else { return nil }
         try checkCancellation(request)
-        let decoded: Image
-        do {
-            decoded = try (request.decoding.coders ?? ImageCodersManager.shared).decode(data, options: request.decoding)
-        } catch {
+        let coders = request.decoding.coders ?? ImageCodersManager.shared
+        let decoding = request.decoding
+        guard let decoded = await WorkerThreads.processing.run({ try? coders.decode(data, options: decoding) }) else {
             logger.debug("cached original does not decode; loading it again", metadata: ["key": "\(request.key)"])
             return nil
         }
         metrics.recordHit(stored.cacheType)
-        let image = try transform(scaled(decoded, request), request)
+        let image = try await transform(scaled(decoded, request), request)
         if !skipsTransform(decoded, request) {
             await store(image, data: nil, forKey: request.finalKey, extendedData: nil, cacheType: request.storeCacheType,
                         in: request.cache, request: request)
@@ -131,7 +130,7 @@ extension ImageManager {
     /// Scales, transforms and stores a downloaded image (MG-54…MG-58).
     private func process(_ downloaded: DownloadResult, _ request: LoadRequest) async throws(ImageLoadError) -> ImageLoadResult {
         let original = scaled(downloaded.image, request)
-        let image = try transform(original, request)
+        let image = try await transform(original, request)
         let extendedData = StoredResponseInfo(downloaded.response).encoded()
         if request.isDerived {
             // The original bytes once under the URL's key; the derived image under its own key.
@@ -157,16 +156,23 @@ extension ImageManager {
         request.transformer != nil && image.isAnimated && !request.options.contains(.transformAnimatedImage)
     }
 
-    /// Applies the delegate's transform and the transformer, skipping animations unless asked (MG-57, MG-11).
-    private func transform(_ image: Image, _ request: LoadRequest) throws(ImageLoadError) -> Image {
+    /// Applies the delegate's transform and the transformer, skipping animations unless asked (MG-57, MG-11),
+    /// on the decoding threads.
+    private func transform(_ image: Image, _ request: LoadRequest) async throws(ImageLoadError) -> Image {
         guard !image.isAnimated || request.options.contains(.transformAnimatedImage) else { return image }
-        var result = image
-        if let delegate { result = delegate.imageManager(self, transformDownloadedImage: result, for: request.url) }
-        guard let transformer = request.transformer else { return result }
-        do {
-            return try transformer.transform(result)
-        } catch {
-            throw ImageLoadError(.transformFailed, "\(transformer.transformerKey) failed", url: request.url, underlying: error)
+        let delegate = delegate
+        guard delegate != nil || request.transformer != nil else { return image }
+        let transformer = request.transformer
+        let url = request.url
+        return try await WorkerThreads.processing.run { [self] () throws(ImageLoadError) -> Image in
+            var result = image
+            if let delegate { result = delegate.imageManager(self, transformDownloadedImage: result, for: url) }
+            guard let transformer else { return result }
+            do {
+                return try transformer.transform(result)
+            } catch {
+                throw ImageLoadError(.transformFailed, "\(transformer.transformerKey) failed", url: url, underlying: error)
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImageKit
+import WebImageTestSupport
 
 @Suite struct DiskCacheCleaningTests {
     static let day: TimeInterval = 24 * 3600

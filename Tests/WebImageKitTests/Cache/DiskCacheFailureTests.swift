@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import WebImageKit
+import WebImageTestSupport
 
 /// The failure behaviours of issue 4: each leaves the cache consistent.
 @Suite struct DiskCacheFailureTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImageKit
+import WebImageTestSupport
 
 @Suite struct DiskCacheTests {
     @Test func fileNameIsTheLowercaseHexMD5PlusTheKeysExtension_DC01_K05() {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImageKit
+import WebImageTestSupport
 
 /// Housekeeping without an app lifecycle (SPEC IC-31, DC-08): cleanExpired, the periodic sweep, clean at start.
 @Suite struct ImageCacheHousekeepingTests {

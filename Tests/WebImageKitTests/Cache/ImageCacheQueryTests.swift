@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 import WebImageKit
+import WebImageTestSupport
 
 /// ImageCache queries (SPEC IC-18…IC-25, MC-06, MC-07, K-07).
 @Suite struct ImageCacheQueryTests {

@@ -1,5 +1,6 @@
 import Foundation
 import WebImageKit
+import WebImageTestSupport
 
 /// Images and caches for the ImageCache tests.
 enum ImageCacheFixture {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImageKit
+import WebImageTestSupport
 
 /// ImageCache store, remove, clear and info (SPEC IC-14…IC-30, K-06).
 @Suite struct ImageCacheTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImageKit
+import WebImageTestSupport
 
 /// Several caches as one (SDWebImage's caches manager), with two ImageCaches.
 @Suite struct ImageCachesManagerTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImageKit
+import WebImageTestSupport
 
 @Suite struct MemoryCacheTests {
     static func cache(costLimit: Int = 0, countLimit: Int = 0, weak: Bool = true, ttl: Duration? = nil,

@@ -3,6 +3,7 @@ import Foundation
 import MetricsTestKit
 import Testing
 import WebImageKit
+import WebImageTestSupport
 
 /// Refresh, transforms, thumbnails and the original bytes (SPEC MG-48, MG-55, MG-57), and metrics.
 @Suite struct ImageManagerCachingTests {

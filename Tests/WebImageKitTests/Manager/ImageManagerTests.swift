@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImageKit
+import WebImageTestSupport
 
 /// The manager's load rules with a mock loader and a temporary disk cache (SPEC MG-*, CO-*).
 @Suite struct ImageManagerTests {

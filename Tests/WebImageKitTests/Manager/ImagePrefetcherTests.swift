@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImageKit
+import WebImageTestSupport
 
 /// The prefetcher (SPEC PF-01…PF-20, K-17).
 @Suite struct ImagePrefetcherTests {
@@ -132,17 +133,5 @@ import WebImageKit
         #expect(received.isEmpty)
         fixture.loader.release()
         #expect(try #require(await deliveries.next()).get().url == other)
-    }
-
-    @Test func memoryHitsDoNotRecurseThroughALongList() async throws {
-        let fixture = try ManagerFixture()
-        defer { fixture.remove() }
-        let url = MockLoader.url("same.png")
-        fixture.loader.serve(url)
-        _ = try await fixture.manager.loadImage(from: url)
-        let prefetcher = ImagePrefetcher(manager: fixture.manager, options: [], storesInMemory: true)
-        let summary = await prefetcher.prefetch(Array(repeating: url, count: 20_000))
-        #expect(summary == (20_000, 0))
-        #expect(fixture.loader.loads(of: url) == 1)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImageKit
+import WebImageTestSupport
 
 /// Binding loads to targets (SPEC VW-*, TR-*, K-18…K-22).
 @Suite struct ImageTargetTests {

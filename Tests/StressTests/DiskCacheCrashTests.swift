@@ -2,17 +2,20 @@ import Foundation
 import Glibc
 import Testing
 import WebImageKit
+import WebImageTestSupport
 
 /// A process killed with SIGKILL in the middle of many stores leaves only complete entries.
 ///
 /// The child is a `fork()` of the test process that runs ``DiskStorage/store(_:forKey:extendedData:)`` in a
 /// tight loop until it is killed. Every code path it uses is exercised in the parent first, so the child
 /// needs no first-time runtime work (no lock another thread of the parent might have held at fork time).
-@Suite struct DiskCacheCrashTests {
+/// The parent waits for the child with `Task.sleep`, never blocking a cooperative thread, and the tests run
+/// one at a time: each keeps a core busy with its child.
+@Suite(.serialized) struct DiskCacheCrashTests {
     static let rounds = 6
     static let entriesPerRound = 8
 
-    @Test func sigkillDuringManyStoresLeavesOnlyCompleteEntries() throws {
+    @Test func sigkillDuringManyStoresLeavesOnlyCompleteEntries() async throws {
         let root = try TemporaryDirectory("crash")
         defer { root.remove() }
         let directory = root.url.appendingPathComponent("n")
@@ -27,7 +30,7 @@ import WebImageKit
         while completedRounds < Self.rounds, attempts < Self.rounds * 3 {
             attempts += 1
             // Without fsync the child spends most of its time inside write(), where a kill leaves a short file.
-            if Self.killChildDuringStores(storages[completedRounds % 2], round: attempts, directory: directory) {
+            if try await Self.killChildDuringStores(storages[completedRounds % 2], round: attempts, directory: directory) {
                 completedRounds += 1
             }
         }
@@ -61,7 +64,7 @@ import WebImageKit
     static func killChildDuringStores(
         _ storage: DiskStorage, round: Int, directory: URL, entries: Int = entriesPerRound,
         loop: (DiskStorage, Int, Int) -> Void = storeLoop
-    ) -> Bool {
+    ) async throws -> Bool {
         let before = entryNames(directory).count
         let child = fork()
         if child == 0 {
@@ -76,7 +79,7 @@ import WebImageKit
         }
         let deadline = ContinuousClock.now + .seconds(10)
         while entryNames(directory).count < before + entries, ContinuousClock.now < deadline {
-            _ = usleep(2_000)   // polling the directory for the child's progress, with a deadline
+            try await Task.sleep(for: .milliseconds(2))   // polling the directory for the child's progress, with a deadline
         }
         return entryNames(directory).count >= before + entries
     }
@@ -93,7 +96,7 @@ import WebImageKit
 
     /// Thousands of small PNG entries, the child killed five times at random moments: every entry left decodes
     /// to the image stored under its key, and the cache's count and size agree with the directory (issue 8 item 4).
-    @Test func sigkillDuringThousandsOfImageStoresLeavesOnlyEntriesThatDecode() throws {
+    @Test func sigkillDuringThousandsOfImageStoresLeavesOnlyEntriesThatDecode() async throws {
         let root = try TemporaryDirectory("crash-images")
         defer { root.remove() }
         let directory = root.url.appendingPathComponent("images")
@@ -105,7 +108,7 @@ import WebImageKit
         while rounds < 5, attempts < 15 {
             attempts += 1
             let entries = Int.random(in: 300...900)   // a random moment: after this many new entries
-            if Self.killChildDuringStores(storage, round: attempts, directory: directory, entries: entries, loop: Self.imageLoop) {
+            if try await Self.killChildDuringStores(storage, round: attempts, directory: directory, entries: entries, loop: Self.imageLoop) {
                 rounds += 1
             }
         }

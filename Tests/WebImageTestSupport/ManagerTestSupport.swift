@@ -1,80 +1,81 @@
-import CoreMetrics
-import Foundation
+package import CoreMetrics
+package import Foundation
 import Logging
-import WebImageKit
+package import Testing
+package import WebImageKit
 
 /// A loader for `mock:` URLs that serves images from memory, counts what it is asked, can hold loads
 /// until released, and answers conditional requests by entity tag. No sockets.
-final class MockLoader: ImageLoading {
-    enum Reply: Sendable {
+package final class MockLoader: ImageLoading {
+    package enum Reply: Sendable {
         case image(Data, etag: String?)
         case failure(ImageDownloadError)
     }
 
-    struct State {
-        var replies: [URL: Reply] = [:]
-        var loads: [URL: Int] = [:]
-        var revalidations: [URL: Int] = [:]
-        var cancellations = 0
-        var isHeld = false
-        var partialImage: Image?
-        var inFlight = 0
-        var maximumInFlight = 0
-        var options: [DownloadOptions] = []
+    package struct State {
+        package var replies: [URL: Reply] = [:]
+        package var loads: [URL: Int] = [:]
+        package var revalidations: [URL: Int] = [:]
+        package var cancellations = 0
+        package var isHeld = false
+        package var partialImage: Image?
+        package var inFlight = 0
+        package var maximumInFlight = 0
+        package var options: [DownloadOptions] = []
     }
 
-    let state = LockedValue(State())
-    let gate = Gate()
+    package let state = LockedValue(State())
+    package let gate = Gate()
     /// Every URL the loader was asked for, when it was asked.
-    let arrivals: AsyncStream<URL>
+    package let arrivals: AsyncStream<URL>
     private let arrivalSink: AsyncStream<URL>.Continuation
 
-    init() {
+    package init() {
         (arrivals, arrivalSink) = AsyncStream.makeStream()
     }
 
-    static func url(_ name: String) -> URL {
+    package static func url(_ name: String) -> URL {
         URL(string: "mock://images/\(name)")!
     }
 
     /// Serves `url` as a PNG of the given size (and entity tag).
-    func serve(_ url: URL, width: Int = 8, height: Int = 6, red: UInt8 = 200, etag: String? = nil) {
+    package func serve(_ url: URL, width: Int = 8, height: Int = 6, red: UInt8 = 200, etag: String? = nil) {
         let image = Image(pixels: PixelBuffer(width: width, height: height, fill: RGBA(red: red, green: 10, blue: 10)))
         let data = (try? ImageCodersManager.shared.encode(image, as: .png, options: ImageEncodingOptions())) ?? Data()
         state.withLock { $0.replies[url] = .image(data, etag: etag) }
     }
 
-    func fail(_ url: URL, with error: ImageDownloadError) {
+    package func fail(_ url: URL, with error: ImageDownloadError) {
         state.withLock { $0.replies[url] = .failure(error) }
     }
 
     /// Makes loads wait at the gate until ``release()``.
-    func hold() { state.withLock { $0.isHeld = true } }
+    package func hold() { state.withLock { $0.isHeld = true } }
 
-    func release() {
+    package func release() {
         state.withLock { $0.isHeld = false }
         gate.open()
     }
 
     /// Progressive loads get `image` as a partial image before the whole one.
-    func sendPartial(_ image: Image) { state.withLock { $0.partialImage = image } }
+    package func sendPartial(_ image: Image) { state.withLock { $0.partialImage = image } }
 
-    func loads(of url: URL) -> Int { state.withLock { $0.loads[url] ?? 0 } }
-    var totalLoads: Int { state.withLock { $0.loads.values.reduce(0, +) } }
-    func revalidations(of url: URL) -> Int { state.withLock { $0.revalidations[url] ?? 0 } }
-    var cancellations: Int { state.withLock { $0.cancellations } }
-    var maximumInFlight: Int { state.withLock { $0.maximumInFlight } }
+    package func loads(of url: URL) -> Int { state.withLock { $0.loads[url] ?? 0 } }
+    package var totalLoads: Int { state.withLock { $0.loads.values.reduce(0, +) } }
+    package func revalidations(of url: URL) -> Int { state.withLock { $0.revalidations[url] ?? 0 } }
+    package var cancellations: Int { state.withLock { $0.cancellations } }
+    package var maximumInFlight: Int { state.withLock { $0.maximumInFlight } }
 
-    func canLoad(_ url: URL) -> Bool { url.scheme == "mock" }
+    package func canLoad(_ url: URL) -> Bool { url.scheme == "mock" }
 
-    func load(
+    package func load(
         _ url: URL, options: DownloadOptions, decoding: ImageDecodingOptions,
         progress: (@Sendable (DownloadProgress) -> Void)?
     ) async throws -> DownloadResult {
         try await load(url, options: options, decoding: decoding, progress: progress, partial: nil)
     }
 
-    func load(
+    package func load(
         _ url: URL, options: DownloadOptions, decoding: ImageDecodingOptions,
         progress: (@Sendable (DownloadProgress) -> Void)?, partial: (@Sendable (Image) -> Void)?
     ) async throws -> DownloadResult {
@@ -99,7 +100,7 @@ final class MockLoader: ImageLoading {
         }
     }
 
-    func revalidate(
+    package func revalidate(
         _ url: URL, validators: Validators, options: DownloadOptions, decoding: ImageDecodingOptions,
         progress: (@Sendable (DownloadProgress) -> Void)?
     ) async throws -> RevalidationResult {
@@ -135,17 +136,18 @@ final class MockLoader: ImageLoading {
 }
 
 /// Holds tasks until opened; a task cancelled while waiting throws `CancellationError` at once.
-final class Gate: Sendable {
+package final class Gate: Sendable {
+    package init() {}
     private struct State {
-        var isOpen = false
-        var waiters: [UInt64: CheckedContinuation<Void, any Error>] = [:]
-        var cancelled: Set<UInt64> = []
-        var nextID: UInt64 = 0
+        package var isOpen = false
+        package var waiters: [UInt64: CheckedContinuation<Void, any Error>] = [:]
+        package var cancelled: Set<UInt64> = []
+        package var nextID: UInt64 = 0
     }
 
     private let state = LockedValue(State())
 
-    func wait() async throws {
+    package func wait() async throws {
         let id = state.withLock { state in
             state.nextID += 1
             return state.nextID
@@ -170,7 +172,7 @@ final class Gate: Sendable {
         }
     }
 
-    func open() {
+    package func open() {
         let waiters = state.withLock { state in
             state.isOpen = true
             defer { state.waiters.removeAll() }
@@ -181,50 +183,51 @@ final class Gate: Sendable {
 }
 
 /// Collects what a callback-form load delivers.
-final class Deliveries: Sendable {
+package final class Deliveries: Sendable {
+    package init() {}
     private let results = LockedValue<[Result<ImageLoadResult, ImageLoadError>]>([])
     private let (stream, sink) = AsyncStream.makeStream(of: Result<ImageLoadResult, ImageLoadError>.self)
 
-    var completion: @Sendable (Result<ImageLoadResult, ImageLoadError>) -> Void {
+    package var completion: @Sendable (Result<ImageLoadResult, ImageLoadError>) -> Void {
         { result in
             self.results.withLock { $0.append(result) }
             self.sink.yield(result)
         }
     }
 
-    var all: [Result<ImageLoadResult, ImageLoadError>] { results.withLock { $0 } }
-    var count: Int { results.withLock { $0.count } }
+    package var all: [Result<ImageLoadResult, ImageLoadError>] { results.withLock { $0 } }
+    package var count: Int { results.withLock { $0.count } }
 
     /// Waits for the next delivery.
-    func next() async -> Result<ImageLoadResult, ImageLoadError>? {
+    package func next() async -> Result<ImageLoadResult, ImageLoadError>? {
         var iterator = stream.makeAsyncIterator()
         return await iterator.next()
     }
 }
 
 /// A transformer that counts its calls and tints the image.
-final class CountingTransformer: ImageTransforming {
-    let calls = LockedValue(0)
-    let transformerKey: String
+package final class CountingTransformer: ImageTransforming {
+    package let calls = LockedValue(0)
+    package let transformerKey: String
 
-    init(key: String = "counting") { transformerKey = key }
+    package init(key: String = "counting") { transformerKey = key }
 
-    func transform(pixels: PixelBuffer) throws -> PixelBuffer {
+    package func transform(pixels: PixelBuffer) throws -> PixelBuffer {
         calls.withLock { $0 += 1 }
         return PixelBuffer(width: pixels.width, height: pixels.height, fill: RGBA(red: 0, green: 0, blue: 255))
     }
 
-    var count: Int { calls.withLock { $0 } }
+    package var count: Int { calls.withLock { $0 } }
 }
 
 /// Builds managers over a temporary cache and a mock loader.
-struct ManagerFixture {
-    let root: TemporaryDirectory
-    let cache: ImageCache
-    let loader = MockLoader()
-    let manager: ImageManager
+package struct ManagerFixture {
+    package let root: TemporaryDirectory
+    package let cache: ImageCache
+    package let loader = MockLoader()
+    package let manager: ImageManager
 
-    init(configuration: ImageManager.Configuration = .init(), metrics: (any MetricsFactory)? = nil) throws {
+    package init(configuration: ImageManager.Configuration = .init(), metrics: (any MetricsFactory)? = nil) throws {
         root = try TemporaryDirectory()
         cache = ImageCache(namespace: "manager", root: root.url)
         // Background disk writes may outlive a test's temporary folder: keep their warnings out of the output.
@@ -235,17 +238,24 @@ struct ManagerFixture {
     }
 
     /// Waits until the manager has no running load.
-    func waitUntilIdle() async throws {
+    package func waitUntilIdle() async throws {
         try await eventually { !manager.isRunning }
     }
 
-    func remove() { root.remove() }
+    package func remove() { root.remove() }
 }
 
-/// Waits (up to 5 s, checking every millisecond) until `condition` holds: for state that changes on another
-/// task with no event to wait on, such as a cancellation reaching a loader.
-func eventually(_ condition: () -> Bool) async throws {
-    for _ in 0..<5_000 where !condition() {
+/// Waits until `condition` holds, checking every millisecond, for state that changes on another task with no
+/// event to wait on (such as a cancellation reaching a loader). Records an issue when `timeout` passes first.
+package func eventually(
+    timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
+) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while !condition() {
+        guard ContinuousClock.now < deadline else {
+            Issue.record("the condition was still false after \(timeout)", sourceLocation: sourceLocation)
+            return
+        }
         try await Task.sleep(for: .milliseconds(1))
     }
 }
