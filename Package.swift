@@ -63,10 +63,17 @@ let package = Package(
             ],
             swiftSettings: upcomingFeatures
         ),
+        // What only the `webimage` command and the benchmarks need (fetch jobs, progress board, demo images,
+        // benchmarks, soak): not a product, `package` access, never part of `import WebImageKit`.
+        .target(
+            name: "WebImageTools",
+            dependencies: ["WebImageKit", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: upcomingFeatures
+        ),
         .executableTarget(
             name: "webimage",
             dependencies: [
-                "WebImageKit",
+                "WebImageKit", "WebImageTools",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
@@ -109,7 +116,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "WebImageKit", "webimage",
+                "WebImageKit", "WebImageTools", "WebImageTestSupport", "webimage",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

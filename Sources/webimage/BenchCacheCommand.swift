@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WebImageKit
+import WebImageTools
 
 /// Hidden: the cache measurements `scripts/bench-cache.sh` runs (build with `-c release`).
 struct BenchCacheCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WebImageKit
+import WebImageTools
 
 /// Hidden: the downloader measurement `scripts/bench-download.sh` runs (build with `-c release`).
 struct BenchDownloadCommand: AsyncParsableCommand {

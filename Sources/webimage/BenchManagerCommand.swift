@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WebImageKit
+import WebImageTools
 
 /// Hidden: the manager measurements `scripts/bench-manager.sh` runs (build with `-c release`).
 struct BenchManagerCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WebImageKit
+import WebImageTools
 
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

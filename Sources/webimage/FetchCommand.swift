@@ -8,6 +8,7 @@ import Darwin
 import ArgumentParser
 import Foundation
 import WebImageKit
+import WebImageTools
 
 /// `webimage fetch`: load URLs through the manager (memory, disk, network) and report where each came from.
 struct FetchCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WebImageKit
+import WebImageTools
 
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

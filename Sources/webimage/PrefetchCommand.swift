@@ -8,6 +8,7 @@ import Darwin
 import ArgumentParser
 import Foundation
 import WebImageKit
+import WebImageTools
 
 /// `webimage prefetch`: warm the disk cache with a list of URLs through `ImagePrefetcher`.
 struct PrefetchCommand: AsyncParsableCommand {

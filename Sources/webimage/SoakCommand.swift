@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WebImageKit
+import WebImageTools
 
 /// Hidden: the soak run `scripts/soak.sh` drives (build with `-c release`).
 struct SoakCommand: AsyncParsableCommand {

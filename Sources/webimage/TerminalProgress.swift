@@ -7,6 +7,7 @@ import Darwin
 #endif
 import Foundation
 import WebImageKit
+import WebImageTools
 
 /// Shows a ``FetchProgressBoard`` on standard error: redrawn in place (at most ten times a second) on a
 /// terminal; nothing when standard error is not a terminal, so pipes and logs never see escape codes.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WebImageKit
+import WebImageTools
 
 @main
 struct WebImageCommand: AsyncParsableCommand {

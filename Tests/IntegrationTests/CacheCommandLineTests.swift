@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImageKit
+import WebImageTools
 
 /// Runs `webimage cache info|clean|clear` on a cache filled through the library.
 @Suite struct CacheCommandLineTests {

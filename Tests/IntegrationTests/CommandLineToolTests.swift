@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 import WebImageKit
+import WebImageTools
 
 /// Runs the built `webimage` binary as a user would.
 @Suite struct CommandLineToolTests {

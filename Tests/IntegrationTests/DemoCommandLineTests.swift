@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImageKit
+import WebImageTools
 
 /// `webimage demo` end to end, at a small scale so that a debug build stays quick (issue 7).
 @Suite struct DemoCommandLineTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImageKit
+import WebImageTools
 
 /// `webimage fetch` and `webimage prefetch` through the built binary, against a local server (issue 7).
 @Suite struct FetchCommandLineTests {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WebImageKit
+import WebImageTools
 
 /// `webimage demo` (what `make demo` runs): an offline tour of the library against an embedded origin.
 struct DemoCommand: AsyncParsableCommand {

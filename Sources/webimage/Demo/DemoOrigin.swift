@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import WebImageKit
+import WebImageTools
 
 /// The demo's embedded origin server on 127.0.0.1 (a free port): serves ``DemoImages``, answers 404 for
 /// `/missing.png`, and sends `/slow.jpg` in small pieces over about two seconds.

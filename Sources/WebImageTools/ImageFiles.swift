@@ -1,9 +1,10 @@
-public import Foundation
+package import Foundation
+package import WebImageKit
 
 /// The file operations behind `webimage info`, `convert` and `decode`, as library calls.
-public enum ImageFiles {
+package enum ImageFiles {
     /// Decodes the file at `url` and summarises it.
-    public static func summarize(
+    package static func summarize(
         fileAt url: URL, coders: ImageCodersManager = .shared, options: ImageDecodingOptions = ImageDecodingOptions()
     ) throws -> ImageSummary {
         let data = try Data(contentsOf: url)
@@ -18,7 +19,7 @@ public enum ImageFiles {
     /// `decoding` can ask for a thumbnail (decoded with shrink-on-load) or upright pixels; `transformer`
     /// runs on the decoded image before encoding.
     @discardableResult
-    public static func convert(
+    package static func convert(
         from input: URL, to output: URL,
         options: ImageEncodingOptions = ImageEncodingOptions(),
         decoding: ImageDecodingOptions = ImageDecodingOptions(),
@@ -42,7 +43,7 @@ public enum ImageFiles {
     /// an animated WebP and an AVIF. `photoSize` sets the size of the still images (the alpha ones are
     /// half as large); `names` keeps only the files whose names are listed.
     @discardableResult
-    public static func writeSamples(
+    package static func writeSamples(
         to directory: URL,
         photoSize: PixelSize = PixelSize(width: 960, height: 640),
         names: Set<String>? = nil,

@@ -1,33 +1,34 @@
 import Foundation
+package import WebImageKit
 
 /// What `webimage fetch` (and the demo) did with one URL.
-public struct FetchItem: Codable, Sendable, Equatable {
+package struct FetchItem: Codable, Sendable, Equatable {
     /// The URL, as given.
-    public var url: String
+    package var url: String
     /// Where the image came from: `memory`, `disk`, `network` (or `file`, `data`), or `failed`.
-    public var source: String
+    package var source: String
     /// The image's format (`JPEG`, `PNG`…), when it loaded.
-    public var format: String?
+    package var format: String?
     /// Pixel width, when it loaded.
-    public var width: Int?
+    package var width: Int?
     /// Pixel height, when it loaded.
-    public var height: Int?
+    package var height: Int?
     /// The number of frames, when it loaded.
-    public var frames: Int?
+    package var frames: Int?
     /// Encoded bytes loaded (downloaded, or read from disk); 0 for a memory hit.
-    public var bytes: Int
+    package var bytes: Int
     /// Milliseconds from asking to having the image.
-    public var milliseconds: Double
+    package var milliseconds: Double
     /// The file written with `--out`, if any.
-    public var output: String?
+    package var output: String?
     /// Why it failed, if it did.
-    public var error: String?
+    package var error: String?
 
     /// Whether the image loaded.
-    public var succeeded: Bool { error == nil }
+    package var succeeded: Bool { error == nil }
 
     /// Creates an item.
-    public init(
+    package init(
         url: String, source: String, format: String?, width: Int?, height: Int?, frames: Int?, bytes: Int,
         milliseconds: Double, output: String?, error: String?
     ) {
@@ -45,21 +46,21 @@ public struct FetchItem: Codable, Sendable, Equatable {
 }
 
 /// Everything `webimage fetch` did: one item per URL, in the order given, and totals.
-public struct FetchReport: Codable, Sendable, Equatable {
+package struct FetchReport: Codable, Sendable, Equatable {
     /// The items, in the order of the URLs.
-    public var items: [FetchItem]
+    package var items: [FetchItem]
     /// Wall-clock seconds for the whole run.
-    public var seconds: Double
+    package var seconds: Double
 
     /// Items that loaded.
-    public var succeeded: Int { items.filter(\.succeeded).count }
+    package var succeeded: Int { items.filter(\.succeeded).count }
     /// Items that failed.
-    public var failed: Int { items.count - succeeded }
+    package var failed: Int { items.count - succeeded }
     /// Bytes loaded in all.
-    public var bytes: Int { items.reduce(0) { $0 + $1.bytes } }
+    package var bytes: Int { items.reduce(0) { $0 + $1.bytes } }
 
     /// How many items came from each source, in a fixed order.
-    public var countsBySource: [(source: String, count: Int)] {
+    package var countsBySource: [(source: String, count: Int)] {
         ["memory", "disk", "network", "file", "data", "failed"].compactMap { source in
             let count = items.filter { $0.source == source }.count
             return count > 0 ? (source, count) : nil
@@ -67,7 +68,7 @@ public struct FetchReport: Codable, Sendable, Equatable {
     }
 
     /// The summary table for people: a row per URL, then the totals.
-    public var table: String {
+    package var table: String {
         let header = ["SOURCE", "FORMAT", "SIZE", "FRAMES", "BYTES", "TIME", "URL"]
         let rows = items.map { item -> [String] in
             [
@@ -91,14 +92,14 @@ public struct FetchReport: Codable, Sendable, Equatable {
     }
 
     /// `10 images: 4 network, 3 memory, 2 disk, 1 failed; 1.2 MB in 0.34 s`.
-    public var totalsLine: String {
+    package var totalsLine: String {
         let sources = countsBySource.map { "\($0.count) \($0.source)" }.joined(separator: ", ")
         let noun = items.count == 1 ? "image" : "images"
         return "\(items.count) \(noun): \(sources); \(ByteCountText.format(bytes)) in \(String(format: "%.2f", seconds)) s"
     }
 
     /// Creates a report.
-    public init(items: [FetchItem], seconds: Double) {
+    package init(items: [FetchItem], seconds: Double) {
         self.items = items
         self.seconds = seconds
     }
@@ -106,14 +107,14 @@ public struct FetchReport: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey { case items, seconds, succeeded, failed, bytes, sources }
 
     /// Reads the items and the time (the totals are computed, not read).
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         items = try container.decode([FetchItem].self, forKey: .items)
         seconds = try container.decode(Double.self, forKey: .seconds)
     }
 
     /// Encodes the items and the totals (`succeeded`, `failed`, `bytes`, `sources`).
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(items, forKey: .items)
         try container.encode(seconds, forKey: .seconds)

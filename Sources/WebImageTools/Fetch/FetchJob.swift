@@ -1,29 +1,30 @@
-public import Foundation
-public import WebImageCore
+package import Foundation
+package import WebImageKit
+package import WebImageCore
 
 /// Loads a list of URLs through an ``ImageManager`` the way `webimage fetch` does: all at once (the
 /// downloader keeps ``concurrency`` transfers running), through the memory and disk caches, optionally
 /// writing each image to a folder; reports progress as it goes and a ``FetchReport`` at the end.
-public struct FetchJob: Sendable {
+package struct FetchJob: Sendable {
     /// The URLs, in order.
-    public var urls: [URL]
+    package var urls: [URL]
     /// Where to write the images; `nil` writes nothing.
-    public var outputDirectory: URL?
+    package var outputDirectory: URL?
     /// The disk cache root (`nil`: `$XDG_CACHE_HOME/webimagekit` or `~/.cache/webimagekit`).
-    public var cacheRoot: URL?
+    package var cacheRoot: URL?
     /// The disk cache namespace.
-    public var namespace: String
+    package var namespace: String
     /// Decode thumbnails no larger than this.
-    public var thumbnail: PixelSize?
+    package var thumbnail: PixelSize?
     /// A transformer applied to every image.
-    public var transformer: (any ImageTransforming)?
+    package var transformer: (any ImageTransforming)?
     /// Load options; ``ImageLoadOptions/waitStoreCache`` is always added so that the next run finds the images on disk.
-    public var options: ImageLoadOptions
+    package var options: ImageLoadOptions
     /// Transfers at once.
-    public var concurrency: Int
+    package var concurrency: Int
 
     /// Creates a job with the defaults of `webimage fetch`.
-    public init(
+    package init(
         urls: [URL], outputDirectory: URL? = nil, cacheRoot: URL? = nil, namespace: String = "default",
         thumbnail: PixelSize? = nil, transformer: (any ImageTransforming)? = nil, options: ImageLoadOptions = [],
         concurrency: Int = 6
@@ -39,7 +40,7 @@ public struct FetchJob: Sendable {
     }
 
     /// What happens while the job runs, for progress displays.
-    public enum Event: Sendable {
+    package enum Event: Sendable {
         /// Loading `url` (index `index` of the list) started.
         case started(index: Int, url: URL)
         /// Bytes arrived for the item at `index`.
@@ -49,7 +50,7 @@ public struct FetchJob: Sendable {
     }
 
     /// Runs the job with a manager of its own (a new downloader, the cache at ``cacheRoot``/``namespace``).
-    public func run(events: @escaping @Sendable (Event) -> Void = { _ in }) async throws -> FetchReport {
+    package func run(events: @escaping @Sendable (Event) -> Void = { _ in }) async throws -> FetchReport {
         var configuration = ImageDownloader.Configuration()
         configuration.maximumConcurrentDownloads = max(1, concurrency)
         return try await withImageDownloader(configuration: configuration) { downloader in
@@ -60,7 +61,7 @@ public struct FetchJob: Sendable {
     }
 
     /// Runs the job through `manager`.
-    public func run(with manager: ImageManager, events: @escaping @Sendable (Event) -> Void = { _ in }) async throws -> FetchReport {
+    package func run(with manager: ImageManager, events: @escaping @Sendable (Event) -> Void = { _ in }) async throws -> FetchReport {
         if let outputDirectory {
             try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
         }

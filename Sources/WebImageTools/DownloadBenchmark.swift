@@ -1,28 +1,29 @@
-public import Foundation
+package import Foundation
+package import WebImageKit
 
 /// Downloads a list of URLs at once for `scripts/bench-download.sh` (issue 5's benchmark), so that the
 /// whole run can be timed beside `curl --parallel`.
 ///
 /// Every URL is requested at the same moment, as an app asking for a screenful of images does: the
 /// downloader's concurrency limit and its one-request-per-URL rule decide what goes on the wire.
-public enum DownloadBenchmark {
+package enum DownloadBenchmark {
     /// What one run did.
-    public struct Results: Sendable, Codable {
+    package struct Results: Sendable, Codable {
         /// URLs requested (repeats included).
-        public var requested: Int
+        package var requested: Int
         /// Requests that ended with the image's bytes.
-        public var succeeded: Int
+        package var succeeded: Int
         /// Requests that failed.
-        public var failed: Int
+        package var failed: Int
         /// Encoded bytes received, counted once per distinct URL.
-        public var bytes: Int
+        package var bytes: Int
         /// Wall-clock seconds from the first request to the last completion.
-        public var seconds: Double
+        package var seconds: Double
     }
 
     /// Downloads every URL in `urls` with at most `concurrency` transfers at once, without decoding
     /// (``ImageDownloader/data(for:options:progress:)``: the work `curl` does).
-    public static func run(urls: [URL], concurrency: Int) async throws -> Results {
+    package static func run(urls: [URL], concurrency: Int) async throws -> Results {
         var configuration = ImageDownloader.Configuration()
         configuration.maximumConcurrentDownloads = concurrency
         configuration.postsNotifications = false

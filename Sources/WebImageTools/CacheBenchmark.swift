@@ -1,51 +1,52 @@
 import Dispatch
-public import Foundation
+package import Foundation
+package import WebImageKit
 
 /// Measures the caches for `scripts/bench-cache.sh` (issue 4's benchmark): memory get/set latency,
 /// disk store/query throughput and the time to clean a directory to half its size.
 ///
 /// Memory operations are too short to time one by one (a clock read costs about as much), so each sample
 /// is a batch of ``batchSize`` operations divided by its size; p50 and p99 are over those samples.
-public enum CacheBenchmark {
+package enum CacheBenchmark {
     /// Operations per timed batch of memory operations.
-    public static let batchSize = 64
+    package static let batchSize = 64
 
     /// One memory-cache measurement.
-    public struct Latency: Sendable, Codable {
+    package struct Latency: Sendable, Codable {
         /// `get` or `set`.
-        public var operation: String
+        package var operation: String
         /// Threads running the operation at once.
-        public var threads: Int
+        package var threads: Int
         /// Median nanoseconds per operation.
-        public var p50: Double
+        package var p50: Double
         /// 99th-percentile nanoseconds per operation.
-        public var p99: Double
+        package var p99: Double
     }
 
     /// Everything one run measured.
-    public struct Results: Sendable, Codable {
+    package struct Results: Sendable, Codable {
         /// Memory get/set latencies.
-        public var memory: [Latency]
+        package var memory: [Latency]
         /// Entries used for the disk measurements.
-        public var entries: Int
+        package var entries: Int
         /// Bytes per disk entry.
-        public var entryBytes: Int
+        package var entryBytes: Int
         /// Disk stores per second without `fsync`.
-        public var storesPerSecond: Double
+        package var storesPerSecond: Double
         /// Disk stores per second with `fsync` before each rename (the default).
-        public var syncedStoresPerSecond: Double
+        package var syncedStoresPerSecond: Double
         /// Disk queries (hits) per second.
-        public var queriesPerSecond: Double
+        package var queriesPerSecond: Double
         /// Milliseconds to clean the directory of ``entries`` entries to half its size.
-        public var cleanMilliseconds: Double
+        package var cleanMilliseconds: Double
         /// Entries removed by that clean.
-        public var cleanRemoved: Int
+        package var cleanRemoved: Int
     }
 
     private final class Value: Sendable {}
 
     /// Runs every measurement; disk work happens in fresh subdirectories of `directory`, removed afterwards.
-    public static func run(directory: URL, entries: Int = 10_000, entryBytes: Int = 1024, operations: Int = 1_000_000) throws -> Results {
+    package static func run(directory: URL, entries: Int = 10_000, entryBytes: Int = 1024, operations: Int = 1_000_000) throws -> Results {
         let memory = [("get", 1), ("get", 2), ("set", 1), ("set", 2)].map { operation, threads in
             measureMemory(operation: operation, threads: threads, operations: operations, keys: entries)
         }

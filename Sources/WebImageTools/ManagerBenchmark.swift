@@ -1,37 +1,38 @@
-public import Foundation
+package import Foundation
+package import WebImageKit
 
 /// Measures ``ImageManager`` for `scripts/bench-manager.sh` (issue 6's benchmark): memory-hit latency
 /// through the async and callback APIs, memory-hit throughput on every core, and cold loads over loopback.
-public enum ManagerBenchmark {
+package enum ManagerBenchmark {
     /// Loads per timed batch of memory hits (one hit is about as long as a clock read).
-    public static let batchSize = 64
+    package static let batchSize = 64
 
     /// Everything one run measured.
-    public struct Results: Sendable, Codable {
+    package struct Results: Sendable, Codable {
         /// Median and 99th-percentile nanoseconds per `try await loadImage(from:)` memory hit, one task.
-        public var asyncHitP50: Double
+        package var asyncHitP50: Double
         /// 99th percentile of the same.
-        public var asyncHitP99: Double
+        package var asyncHitP99: Double
         /// The same through the callback form `loadImage(with:completed:)` (delivered before it returns).
-        public var callbackHitP50: Double
+        package var callbackHitP50: Double
         /// 99th percentile of the same.
-        public var callbackHitP99: Double
+        package var callbackHitP99: Double
         /// Memory hits per second with one task per core, all on one manager.
-        public var hitsPerSecond: Double
+        package var hitsPerSecond: Double
         /// Tasks used for ``hitsPerSecond``.
-        public var tasks: Int
+        package var tasks: Int
         /// Cold loads (download, decode, store on disk) over loopback: median and 99th percentile, ms.
-        public var coldP50: Double
+        package var coldP50: Double
         /// 99th percentile of the same.
-        public var coldP99: Double
+        package var coldP99: Double
         /// Cold loads measured.
-        public var coldLoads: Int
+        package var coldLoads: Int
         /// Bytes of the image loaded cold.
-        public var coldBytes: Int
+        package var coldBytes: Int
     }
 
     /// Runs the measurements. `url` is an image on a local server; cold loads add `?n=<i>` so that each is a miss.
-    public static func run(url: URL, directory: URL, coldLoads: Int = 50, hits: Int = 1_000_000) async throws -> Results {
+    package static func run(url: URL, directory: URL, coldLoads: Int = 50, hits: Int = 1_000_000) async throws -> Results {
         defer { try? FileManager.default.removeItem(at: directory) }
         let tasks = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let hot = ImageManager(cache: ImageCache(namespace: "hot", root: directory))

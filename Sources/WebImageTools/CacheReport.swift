@@ -1,24 +1,25 @@
+package import WebImageKit
 /// What `webimage cache info|clean|clear` reports about one disk cache directory.
-public struct CacheReport: Codable, Sendable, Equatable {
+package struct CacheReport: Codable, Sendable, Equatable {
     /// The action that produced the report: `info`, `clean` or `clear`.
-    public var action: String
+    package var action: String
     /// The cache directory (`<root>/<namespace>`).
-    public var directory: String
+    package var directory: String
     /// Entries in the directory after the action.
-    public var entries: Int
+    package var entries: Int
     /// Bytes (allocated on disk) the entries take after the action.
-    public var bytes: Int
+    package var bytes: Int
     /// Entries removed by the action: expired, trimmed by size, or all of them for `clear`.
-    public var removedEntries: Int
+    package var removedEntries: Int
     /// Bytes freed by the action.
-    public var removedBytes: Int
+    package var removedBytes: Int
     /// For `clean`: entries removed because they had expired.
-    public var expiredEntries: Int?
+    package var expiredEntries: Int?
     /// For `clean`: entries removed by the size pass, oldest first.
-    public var trimmedEntries: Int?
+    package var trimmedEntries: Int?
 
     /// Creates a report.
-    public init(
+    package init(
         action: String, directory: String, entries: Int, bytes: Int, removedEntries: Int = 0,
         removedBytes: Int = 0, expiredEntries: Int? = nil, trimmedEntries: Int? = nil
     ) {
@@ -33,7 +34,7 @@ public struct CacheReport: Codable, Sendable, Equatable {
     }
 
     /// A one-line human-readable summary.
-    public var line: String {
+    package var line: String {
         switch action {
         case "clean":
             "\(directory): removed \(removedEntries) entries (\(expiredEntries ?? 0) expired, \(trimmedEntries ?? 0) "

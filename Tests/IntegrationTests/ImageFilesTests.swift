@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImageKit
+import WebImageTools
 
 @Suite struct ImageFilesTests {
     static func temporaryFolder() throws -> URL {

@@ -1,32 +1,33 @@
 import Foundation
+package import WebImageKit
 
 /// What `webimage info` reports about one image: format, size, frames, timing, alpha, orientation, bytes.
-public struct ImageSummary: Codable, Sendable, Equatable {
+package struct ImageSummary: Codable, Sendable, Equatable {
     /// Where the image came from (a path or URL), as given.
-    public var source: String
+    package var source: String
     /// The detected format.
-    public var format: ImageFormat
+    package var format: ImageFormat
     /// The format's MIME type.
-    public var mimeType: String
+    package var mimeType: String
     /// Width in pixels, as stored.
-    public var width: Int
+    package var width: Int
     /// Height in pixels, as stored.
-    public var height: Int
+    package var height: Int
     /// The number of frames (1 for a still image).
-    public var frames: Int
+    package var frames: Int
     /// How many times an animation plays; 0 means forever.
-    public var loopCount: Int
+    package var loopCount: Int
     /// The sum of all frame durations, in milliseconds.
-    public var durationMilliseconds: Int
+    package var durationMilliseconds: Int
     /// Whether any pixel may be non-opaque.
-    public var hasAlpha: Bool
+    package var hasAlpha: Bool
     /// The EXIF orientation name, such as `up` or `right`.
-    public var orientation: String
+    package var orientation: String
     /// The size of the encoded data, in bytes.
-    public var bytes: Int
+    package var bytes: Int
 
     /// Summarises a decoded image and the size of the data it came from.
-    public init(image: Image, byteCount: Int, source: String) {
+    package init(image: Image, byteCount: Int, source: String) {
         self.source = source
         format = image.format
         mimeType = image.format.mimeType
@@ -41,7 +42,7 @@ public struct ImageSummary: Codable, Sendable, Equatable {
     }
 
     /// One line for people: `photo.jpg: JPEG 640×426, 1 frame, opaque, orientation up, 34.2 KB`.
-    public var line: String {
+    package var line: String {
         var parts = ["\(format.displayName) \(width)×\(height)"]
         if frames > 1 {
             let loops = loopCount == 0 ? "loops forever" : loopCount == 1 ? "plays once" : "plays \(loopCount) times"
@@ -57,9 +58,9 @@ public struct ImageSummary: Codable, Sendable, Equatable {
 }
 
 /// Formats byte counts for people: `512 B`, `34.2 KB`, `1.5 MB` (powers of 1000, as file managers show).
-public enum ByteCountText {
+package enum ByteCountText {
     /// The count with a unit.
-    public static func format(_ bytes: Int) -> String {
+    package static func format(_ bytes: Int) -> String {
         let units = ["B", "KB", "MB", "GB", "TB"]
         var value = Double(bytes)
         var unit = 0

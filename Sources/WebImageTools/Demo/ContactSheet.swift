@@ -1,13 +1,14 @@
+package import WebImageKit
 /// Lays images out on one canvas, left to right and top to bottom, each scaled to fit its tile and centred;
 /// a missing image (a failed load) leaves a dark tile. `webimage demo` writes one of these.
-public enum ContactSheet {
+package enum ContactSheet {
     /// Makes the sheet.
     /// - Parameters:
     ///   - images: The tiles in order; `nil` for a failed one.
     ///   - columns: Tiles per row.
     ///   - tile: The size of each tile; images larger than it are scaled down (aspect kept), smaller ones centred.
     ///   - gap: Pixels between tiles and around the edge.
-    public static func make(
+    package static func make(
         _ images: [Image?], columns: Int = 4, tile: PixelSize = PixelSize(width: 240, height: 240), gap: Int = 12
     ) throws -> Image {
         let columns = max(1, min(columns, max(images.count, 1)))

@@ -1,47 +1,48 @@
 import Dispatch
-public import Foundation
+package import Foundation
+package import WebImageKit
 
 /// A long run of loads with random cancellations through one ``ImageManager`` (issue 8's soak,
 /// `scripts/soak.sh`): counts what happened and samples resident memory, which must not grow once the
 /// caches are warm.
-public enum SoakRun {
+package enum SoakRun {
     /// What one run did.
-    public struct Results: Sendable, Codable {
+    package struct Results: Sendable, Codable {
         /// Loads started.
-        public var loads: Int
+        package var loads: Int
         /// Loads that delivered an image.
-        public var completed: Int
+        package var completed: Int
         /// Completed loads answered from memory, from disk, and by a download.
-        public var fromMemory: Int
+        package var fromMemory: Int
         /// See ``fromMemory``.
-        public var fromDisk: Int
+        package var fromDisk: Int
         /// See ``fromMemory``.
-        public var fromNetwork: Int
+        package var fromNetwork: Int
         /// Loads that failed (the error URLs of the mix, or a fault).
-        public var failed: Int
+        package var failed: Int
         /// Loads cancelled before they finished.
-        public var cancelled: Int
+        package var cancelled: Int
         /// Loads that completed more than once, or completed after being cancelled: must be 0.
-        public var duplicates: Int
+        package var duplicates: Int
         /// Wall-clock seconds.
-        public var seconds: Double
+        package var seconds: Double
         /// Resident memory in MiB once a quarter of the loads were started (every URL has been fetched by then).
-        public var residentAfterWarmUp: Double
+        package var residentAfterWarmUp: Double
         /// Resident memory in MiB at half the loads.
-        public var residentAtHalf: Double
+        package var residentAtHalf: Double
         /// Resident memory in MiB at the end.
-        public var residentAtEnd: Double
+        package var residentAtEnd: Double
         /// The highest resident memory sampled, in MiB.
-        public var residentPeak: Double
+        package var residentPeak: Double
         /// Resident memory in MiB at every tenth of the run (0%, 10%, … 100% of the loads), to show the trend.
-        public var residentByTenth: [Double]
+        package var residentByTenth: [Double]
     }
 
     /// Runs at least `loads` loads, and for at least `seconds`, of URLs picked at random from `urls`,
     /// `concurrency` at a time; each is cancelled with probability `cancelFraction` at a random moment. The
     /// manager's memory cache is limited to `memoryLimit` bytes and its disk cache lives in `directory`
     /// (removed afterwards). Resident memory is sampled every 1,000 loads.
-    public static func run(
+    package static func run(
         urls: [URL], loads: Int, seconds: Double = 0, concurrency: Int, cancelFraction: Double, memoryLimit: Int,
         directory: URL
     ) async throws -> Results {
@@ -87,7 +88,7 @@ public enum SoakRun {
     }
 
     /// Resident memory of this process in MiB, from `/proc/self/statm` (0 where it cannot be read).
-    public static func residentMiB() -> Double {
+    package static func residentMiB() -> Double {
         guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
         let fields = text.split(separator: " ")
         guard fields.count > 1, let pages = Double(fields[1]) else { return 0 }

@@ -1,9 +1,10 @@
 import Foundation
+package import WebImageKit
 
 /// The progress display of `webimage fetch`, as text: one bar per running download (bytes, rate) and one
 /// for the whole list. A value: feed it ``FetchJob/Event``s, ask it for ``lines(now:width:)``; the
 /// command line redraws those in place on a terminal.
-public struct FetchProgressBoard: Sendable {
+package struct FetchProgressBoard: Sendable {
     private struct Transfer: Sendable {
         var name: String
         var received = 0
@@ -19,16 +20,16 @@ public struct FetchProgressBoard: Sendable {
     private let started: ContinuousClock.Instant
 
     /// At most this many download bars are shown (the rest are counted in the overall line).
-    public static let maximumBars = 6
+    package static let maximumBars = 6
 
     /// A board for `total` URLs, started at `now`.
-    public init(total: Int, now: ContinuousClock.Instant = .now) {
+    package init(total: Int, now: ContinuousClock.Instant = .now) {
         self.total = total
         started = now
     }
 
     /// Takes one event into account.
-    public mutating func apply(_ event: FetchJob.Event, now: ContinuousClock.Instant = .now) {
+    package mutating func apply(_ event: FetchJob.Event, now: ContinuousClock.Instant = .now) {
         switch event {
         case .started(let index, let url):
             let name = url.lastPathComponent.isEmpty ? url.absoluteString : url.lastPathComponent
@@ -45,10 +46,10 @@ public struct FetchProgressBoard: Sendable {
     }
 
     /// Whether every URL is done.
-    public var isComplete: Bool { finished == total }
+    package var isComplete: Bool { finished == total }
 
     /// The lines to show now: download bars (only those that have received bytes), then the overall line.
-    public func lines(now: ContinuousClock.Instant = .now, width: Int = 100) -> [String] {
+    package func lines(now: ContinuousClock.Instant = .now, width: Int = 100) -> [String] {
         let active = running.sorted { $0.key < $1.key }.filter { $0.value.received > 0 }.prefix(Self.maximumBars)
         var lines = active.map { _, transfer -> String in
             let fraction = transfer.expected.map { $0 > 0 ? Double(transfer.received) / Double($0) : 1 }
@@ -66,7 +67,7 @@ public struct FetchProgressBoard: Sendable {
     }
 
     /// A text progress bar, `[=========>          ]`; `[????…]` when the fraction is unknown.
-    public static func bar(_ fraction: Double?, width: Int = 20) -> String {
+    package static func bar(_ fraction: Double?, width: Int = 20) -> String {
         guard let fraction else { return "[" + String(repeating: "?", count: width) + "]" }
         let filled = Int((min(max(fraction, 0), 1) * Double(width)).rounded(.down))
         let head = filled < width && filled > 0 ? ">" : ""

@@ -1,20 +1,21 @@
-public import Foundation
+package import Foundation
+package import WebImageKit
 
 /// The library side of `webimage cache info|clean|clear`: inspect, clean or clear a disk cache directory.
 ///
 /// ```swift
 /// let report = try CacheMaintenance.clean(root: nil, namespace: "default")
 /// ```
-public enum CacheMaintenance {
+package enum CacheMaintenance {
     /// The storage for `<root>/<namespace>`; `root` `nil` is ``DiskStorage/defaultRoot(environment:)``.
-    public static func storage(
+    package static func storage(
         root: URL?, namespace: String, configuration: DiskCacheConfiguration = DiskCacheConfiguration()
     ) -> DiskStorage {
         DiskStorage(namespace: namespace, root: root, configuration: configuration)
     }
 
     /// The directory, its entry count and the bytes they take.
-    public static func info(root: URL?, namespace: String) throws(DiskCacheError) -> CacheReport {
+    package static func info(root: URL?, namespace: String) throws(DiskCacheError) -> CacheReport {
         let storage = storage(root: root, namespace: namespace)
         return CacheReport(
             action: "info", directory: storage.directory.path,
@@ -22,7 +23,7 @@ public enum CacheMaintenance {
     }
 
     /// Removes expired entries, then trims by size (SPEC IC-29, DC-06, DC-07), and reports what was removed.
-    public static func clean(
+    package static func clean(
         root: URL?, namespace: String, configuration: DiskCacheConfiguration = DiskCacheConfiguration()
     ) throws(DiskCacheError) -> CacheReport {
         let storage = storage(root: root, namespace: namespace, configuration: configuration)
@@ -35,7 +36,7 @@ public enum CacheMaintenance {
     }
 
     /// Deletes every entry (SPEC IC-28) and reports how many there were.
-    public static func clear(root: URL?, namespace: String) throws(DiskCacheError) -> CacheReport {
+    package static func clear(root: URL?, namespace: String) throws(DiskCacheError) -> CacheReport {
         let storage = storage(root: root, namespace: namespace)
         let entries = try storage.count(), bytes = try storage.totalSize()
         try storage.clear()

@@ -1,8 +1,9 @@
 import Foundation
+package import WebImageKit
 
 extension ImageLoadOptions {
     /// Every option by the name the command line uses (the Swift name: `retryFailed`, `refreshCached`…).
-    public static let byName: [(name: String, option: ImageLoadOptions)] = [
+    package static let byName: [(name: String, option: ImageLoadOptions)] = [
         ("retryFailed", .retryFailed), ("lowPriority", .lowPriority), ("cacheMemoryOnly", .cacheMemoryOnly),
         ("progressiveLoad", .progressiveLoad), ("refreshCached", .refreshCached),
         ("continueInBackground", .continueInBackground), ("handleCookies", .handleCookies),
@@ -17,7 +18,7 @@ extension ImageLoadOptions {
 
     /// Parses a comma-separated list of option names (case-insensitive), such as `retryFailed,fromCacheOnly`.
     /// - Throws: ``TransformList/ParseError`` naming the first unknown option.
-    public init(names list: String) throws {
+    package init(names list: String) throws {
         self = []
         for name in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
             guard let match = Self.byName.first(where: { $0.name.lowercased() == name.lowercased() }) else {

@@ -1,5 +1,6 @@
 import Testing
 import WebImageKit
+import WebImageTools
 
 @Suite struct TransformListTests {
     @Test func everyItemParsesToItsTransformerKey() throws {

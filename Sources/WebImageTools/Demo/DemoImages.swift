@@ -1,23 +1,24 @@
-public import Foundation
+package import Foundation
+package import WebImageKit
 
 /// The images `webimage demo` serves from its embedded origin: one of every kind WebImageKit handles.
-public enum DemoImages {
+package enum DemoImages {
     /// One generated file.
-    public struct File: Sendable {
+    package struct File: Sendable {
         /// The URL path, such as `/photo-progressive.jpg`.
-        public var path: String
+        package var path: String
         /// The bytes.
-        public var data: Data
+        package var data: Data
         /// The `Content-Type`.
-        public var contentType: String
+        package var contentType: String
         /// What it shows off.
-        public var note: String
+        package var note: String
     }
 
     /// Generates the files: a large progressive JPEG, a PNG with alpha, an animated GIF and WebP, an AVIF,
     /// and a very large JPEG that loads only scaled down. `scale` shrinks everything (1 for the demo; tests
     /// use less so that a debug build stays quick).
-    public static func generate(scale: Double = 1, coders: ImageCodersManager = .shared) throws -> [File] {
+    package static func generate(scale: Double = 1, coders: ImageCodersManager = .shared) throws -> [File] {
         func size(_ width: Int, _ height: Int) -> (Int, Int) {
             (max(16, Int(Double(width) * scale)), max(16, Int(Double(height) * scale)))
         }

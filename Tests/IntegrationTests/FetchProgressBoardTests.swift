@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImageKit
+import WebImageTools
 
 /// The text of `webimage fetch`'s progress display.
 @Suite struct FetchProgressBoardTests {

@@ -1,4 +1,5 @@
 import Foundation
+package import WebImageKit
 
 /// Parses the transformer lists the command-line tool takes, such as
 /// `resize:300x200:fill,round:12,blur:2`, into a pipeline.
@@ -13,15 +14,15 @@ import Foundation
 /// | `tint:RRGGBB[AA]` | `ImageTransformers.Tint` |
 /// | `blur:RADIUS` | `ImageTransformers.Blur` |
 /// | `orient` | `ImageTransformers.NormalizeOrientation` |
-public enum TransformList {
+package enum TransformList {
     /// The error for a list that does not parse.
-    public struct ParseError: Error, Sendable, CustomStringConvertible {
+    package struct ParseError: Error, Sendable, CustomStringConvertible {
         /// What is wrong, naming the item.
-        public let description: String
+        package let description: String
     }
 
     /// Parses a comma-separated list; an empty list gives an empty pipeline.
-    public static func parse(_ list: String) throws -> ImageTransformers.Pipeline {
+    package static func parse(_ list: String) throws -> ImageTransformers.Pipeline {
         let items = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         return ImageTransformers.Pipeline(try items.map(parseItem))
     }
@@ -82,7 +83,7 @@ public enum TransformList {
 
 extension RGBA {
     /// Parses `RRGGBB` or `RRGGBBAA`, with or without a leading `#`.
-    public init?(hex: String) {
+    package init?(hex: String) {
         var digits = Substring(hex)
         if digits.hasPrefix("#") { digits = digits.dropFirst() }
         guard digits.count == 6 || digits.count == 8, let value = UInt32(digits, radix: 16) else { return nil }
