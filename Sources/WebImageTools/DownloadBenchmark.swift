@@ -26,7 +26,6 @@ package enum DownloadBenchmark {
     package static func run(urls: [URL], concurrency: Int) async throws -> Results {
         var configuration = ImageDownloader.Configuration()
         configuration.maximumConcurrentDownloads = concurrency
-        configuration.postsNotifications = false
         let clock = ContinuousClock()
         let start = clock.now
         let outcomes = try await withImageDownloader(configuration: configuration) { downloader in

@@ -51,7 +51,6 @@ package enum SoakRun {
         configuration.memory.totalCostLimit = memoryLimit
         configuration.memory.usesWeakCache = false
         var downloads = ImageDownloader.Configuration()
-        downloads.postsNotifications = false
         let clock = ContinuousClock()
         let start = clock.now
         let counts = LockedValue(Counts())

@@ -21,7 +21,9 @@ import WebImageKit
     static func record(_ path: String, server: TestImageServer) async throws -> (events: [DownloadEvent], notifications: [Notification.Name]) {
         try await server.run { base in
             let notifications = LockedValue<[Notification.Name]>([])
-            let downloader = ImageDownloader()
+            var configuration = ImageDownloader.Configuration()
+            configuration.postsNotifications = true
+            let downloader = ImageDownloader(configuration: configuration)
             let names: [Notification.Name] = [.imageDownloadStart, .imageDownloadReceiveResponse, .imageDownloadStop, .imageDownloadFinish]
             let observers = names.map { name in
                 NotificationCenter.default.addObserver(forName: name, object: downloader, queue: nil) { note in

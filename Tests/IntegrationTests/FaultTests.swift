@@ -38,7 +38,6 @@ import WebImageKit
         var configuration = ImageDownloader.Configuration()
         configuration.timeout = path == "fault/stall" ? .milliseconds(700) : .seconds(60)  // idle: a drip is not cut off
         configuration.maximumResponseSize = 1 << 20
-        configuration.postsNotifications = false
         return configuration
     }
 

@@ -23,7 +23,6 @@ import WebImageKit
         let origin = try DripOrigin(body: png, chunkSize: 32 * 1024, gap: .milliseconds(40))
         var configuration = ImageDownloader.Configuration()
         configuration.timeout = .milliseconds(400)
-        configuration.postsNotifications = false
         let downloader = ImageDownloader(configuration: configuration)
 
         let downloads = 4

@@ -42,6 +42,10 @@ import WebImageKit
         #expect(configuration.headers["User-Agent"]?.hasPrefix("WebImageKit/") == true)
     }
 
+    @Test func notificationCenterPostingIsOffUnlessAskedFor() {  // issue 13: events() is the one way by default
+        #expect(!ImageDownloader.Configuration().postsNotifications)
+    }
+
     @Test func aZeroTimeoutMeansFifteenSeconds() {  // SPEC DL-51
         var configuration = ImageDownloader.Configuration()
         configuration.timeout = .zero

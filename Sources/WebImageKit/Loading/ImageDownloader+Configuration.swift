@@ -94,8 +94,9 @@ extension ImageDownloader {
         /// a thrown error fails the download with ``ImageDownloadError/Code/decryptionFailed``.
         public var decryptor: (@Sendable (Data, DownloadResponse) throws -> Data)?
 
-        /// Whether download events are also posted to `NotificationCenter.default` (default true) (SPEC NT-01…NT-04).
-        public var postsNotifications = true
+        /// Whether download events are also posted to `NotificationCenter.default` (SPEC NT-01…NT-04); default
+        /// false: ``ImageDownloader/events()`` is the way to observe them, and posting costs every download.
+        public var postsNotifications = false
 
         /// Creates the default configuration.
         public init() {}
