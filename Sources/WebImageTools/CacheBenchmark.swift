@@ -1,6 +1,6 @@
 import Dispatch
 package import Foundation
-package import WebImageKit
+import WebImageKit
 
 /// Measures the caches for `scripts/bench-cache.sh` (issue 4's benchmark): memory get/set latency,
 /// disk store/query throughput and the time to clean a directory to half its size.

@@ -1,4 +1,4 @@
-package import WebImageKit
+import WebImageKit
 /// What `webimage cache info|clean|clear` reports about one disk cache directory.
 package struct CacheReport: Codable, Sendable, Equatable {
     /// The action that produced the report: `info`, `clean` or `clear`.

@@ -1,5 +1,5 @@
 package import Foundation
-package import WebImageKit
+import WebImageKit
 
 /// Downloads a list of URLs at once for `scripts/bench-download.sh` (issue 5's benchmark), so that the
 /// whole run can be timed beside `curl --parallel`.

@@ -1,5 +1,5 @@
 package import Foundation
-package import WebImageKit
+import WebImageKit
 
 /// Measures ``ImageManager`` for `scripts/bench-manager.sh` (issue 6's benchmark): memory-hit latency
 /// through the async and callback APIs, memory-hit throughput on every core, and cold loads over loopback.

@@ -1,6 +1,6 @@
 import Dispatch
 package import Foundation
-package import WebImageKit
+import WebImageKit
 
 /// A long run of loads with random cancellations through one ``ImageManager`` (issue 8's soak,
 /// `scripts/soak.sh`): counts what happened and samples resident memory, which must not grow once the
@@ -50,7 +50,7 @@ package enum SoakRun {
         var configuration = ImageCache.Configuration()
         configuration.memory.totalCostLimit = memoryLimit
         configuration.memory.usesWeakCache = false
-        var downloads = ImageDownloader.Configuration()
+        let downloads = ImageDownloader.Configuration()
         let clock = ContinuousClock()
         let start = clock.now
         let counts = LockedValue(Counts())

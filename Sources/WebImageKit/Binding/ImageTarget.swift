@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import WebImageCore
 
 /// Anything that shows images: a widget, a terminal cell, a file on disk, a test double (SDWebImage's

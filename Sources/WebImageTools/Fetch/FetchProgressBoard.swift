@@ -1,5 +1,5 @@
 import Foundation
-package import WebImageKit
+import WebImageKit
 
 /// The progress display of `webimage fetch`, as text: one bar per running download (bytes, rate) and one
 /// for the whole list. A value: feed it ``FetchJob/Event``s, ask it for ``lines(now:width:)``; the
