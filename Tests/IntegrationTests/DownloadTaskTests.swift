@@ -2,32 +2,31 @@ import Foundation
 import Testing
 import WebImageKit
 
-/// Progress as an `AsyncStream` (issue item 7), the shared downloader (SPEC DL-33, DL-44) and
+/// Progress and cancellation of `data(for:)`, the shared downloader (SPEC DL-33, DL-44) and
 /// `Retry-After` given as a date.
 @Suite struct DownloadTaskTests {
-    @Test func theProgressStreamReportsEachChunkAndEndsWithTheDownload() async throws {
+    @Test func progressReportsEachChunkOfTheBytes() async throws {
         let server = try TestImageServer()
         try await server.run { base in
             try await withImageDownloader { downloader in
-                let task = downloader.downloadTask(for: URL(string: "\(base)/large?bytes=200000")!)
-                var reports: [DownloadProgress] = []
-                for await progress in task.progress { reports.append(progress) }
-                let result = try await task.result
-                #expect(reports.count > 1)
-                #expect(reports.allSatisfy { $0.expectedBytes == 200_000 && $0.url == task.url })
-                #expect(reports.last?.receivedBytes == result.data.count)
+                let url = try #require(URL(string: "\(base)/large?bytes=200000"))
+                let reports = LockedValue<[DownloadProgress]>([])
+                let result = try await downloader.data(for: url) { progress in reports.withLock { $0.append(progress) } }
+                let seen = reports.withLock { $0 }
+                #expect(seen.count > 1)
+                #expect(seen.allSatisfy { $0.expectedBytes == 200_000 && $0.url == url && $0.data == nil })
+                #expect(seen.last?.receivedBytes == result.data.count)
             }
         }
     }
 
-    @Test func aCancelledTaskThrowsCancelledAndEndsItsStream() async throws {
+    @Test func aCancelledCallerThrowsCancelled() async throws {
         let server = try TestImageServer()
         try await server.run { base in
             try await withImageDownloader { downloader in
-                let task = downloader.downloadTask(for: base.appendingPathComponent("held/task.png"))
+                let task = Task { try await downloader.data(for: base.appendingPathComponent("held/task.png")) }
                 task.cancel()
-                for await _ in task.progress {}
-                await #expect { _ = try await task.result } throws: { ($0 as? ImageDownloadError)?.code == .cancelled }
+                await #expect { _ = try await task.value } throws: { ($0 as? ImageDownloadError)?.code == .cancelled }
             }
         }
     }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WebImageKit
 
-/// Conditional requests with stored validators (issue item 6; SPEC DL-03, DL-04, K-09).
+/// Conditional requests with stored validators through `data(for:validators:)` (SPEC DL-03, DL-04, K-09).
 @Suite struct RevalidationTests {
     @Test func aStoredETagOrDateRevalidatesAsNotModifiedWithoutAnImage() async throws {
         let server = try TestImageServer()
@@ -12,16 +12,13 @@ import WebImageKit
                 let first = try await downloader.image(for: url)
                 #expect(first.validators == Validators(etag: "\"v1\"", lastModified: "Sun, 01 Nov 2026 10:00:00 GMT"))
 
-                let byTag = try await downloader.revalidate(url, validators: Validators(etag: first.validators.etag))
-                guard case .notModified(let response) = byTag else {
-                    Issue.record("expected not modified, got \(byTag)")
-                    return
-                }
-                #expect(response.statusCode == 304)
-                #expect(byTag.result == nil)
+                let byTag = try await downloader.data(for: url, validators: Validators(etag: first.validators.etag))
+                #expect(byTag.isNotModified)
+                #expect(byTag.response.statusCode == 304)
+                #expect(byTag.data.isEmpty)
 
-                let byDate = try await downloader.revalidate(url, validators: Validators(lastModified: first.validators.lastModified))
-                #expect(byDate.result == nil)
+                let byDate = try await downloader.data(for: url, validators: Validators(lastModified: first.validators.lastModified))
+                #expect(byDate.isNotModified)
             }
         }
     }
@@ -30,10 +27,10 @@ import WebImageKit
         let server = try TestImageServer()
         try await server.run { base in
             try await withImageDownloader { downloader in
-                let outcome = try await downloader.revalidate(base.appendingPathComponent("etag"), validators: Validators(etag: "\"v0\""))
-                let result = try #require(outcome.result)
-                #expect(result.image.pixelSize == PixelSize(width: 16, height: 8))
-                #expect(result.validators.etag == "\"v1\"")
+                let result = try await downloader.data(for: base.appendingPathComponent("etag"), validators: Validators(etag: "\"v0\""))
+                #expect(!result.isNotModified)
+                #expect(try ImageCodersManager.shared.decode(result.data, options: .init()).pixelSize == PixelSize(width: 16, height: 8))
+                #expect(result.response.validators.etag == "\"v1\"")
             }
         }
     }

@@ -11,7 +11,9 @@ import Testing
     ) -> (operation: UInt64, subscriber: UInt64) {
         let options: DownloadOptions = priority == .high ? .highPriority : priority == .low ? .lowPriority : []
         return state.subscribe(url: url, key: url.absoluteString, options: options) { id in
-            DownloadSubscriber(id: id, priority: priority, decoding: .init(), progress: nil, partial: nil, completion: { _ in })
+            DownloadSubscriber(
+                id: id, priority: priority, wantsData: false, progress: nil,
+                token: DownloadSubscription(url: url, completion: { _ in }))
         }
     }
 

@@ -57,7 +57,8 @@ import WebImageTestSupport
             Issue.record("a 3.6-gigapixel image must not load")
         } catch {
             #expect(error.code == .loadFailed)
-            #expect((error.underlying as? ImageCodingError)?.code == .imageTooLarge)
+            #expect(error.downloadError?.code == .decodeFailed)
+            #expect(error.downloadError?.codingError?.code == .imageTooLarge)
         }
     }
 }

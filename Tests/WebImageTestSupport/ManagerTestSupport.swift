@@ -4,7 +4,7 @@ import Logging
 package import Testing
 package import WebImageKit
 
-/// A loader for `mock:` URLs that serves images from memory, counts what it is asked, can hold loads
+/// A loader for `mock:` URLs that serves image bytes from memory, counts what it is asked, can hold loads
 /// until released, and answers conditional requests by entity tag. No sockets.
 package final class MockLoader: ImageLoading {
     package enum Reply: Sendable {
@@ -18,7 +18,7 @@ package final class MockLoader: ImageLoading {
         package var revalidations: [URL: Int] = [:]
         package var cancellations = 0
         package var isHeld = false
-        package var partialImage: Image?
+        package var sendsPartialData = false
         package var inFlight = 0
         package var maximumInFlight = 0
         package var options: [DownloadOptions] = []
@@ -57,8 +57,8 @@ package final class MockLoader: ImageLoading {
         gate.open()
     }
 
-    /// Progressive loads get `image` as a partial image before the whole one.
-    package func sendPartial(_ image: Image) { state.withLock { $0.partialImage = image } }
+    /// Progressive loads get progress with the first half of the bytes before waiting at the gate.
+    package func sendPartialData() { state.withLock { $0.sendsPartialData = true } }
 
     package func loads(of url: URL) -> Int { state.withLock { $0.loads[url] ?? 0 } }
     package var totalLoads: Int { state.withLock { $0.loads.values.reduce(0, +) } }
@@ -68,53 +68,42 @@ package final class MockLoader: ImageLoading {
 
     package func canLoad(_ url: URL) -> Bool { url.scheme == "mock" }
 
-    package func load(
-        _ url: URL, options: DownloadOptions, decoding: ImageDecodingOptions,
+    package func loadData(
+        for url: URL, options: DownloadOptions, validators: Validators?,
         progress: (@Sendable (DownloadProgress) -> Void)?
-    ) async throws -> DownloadResult {
-        try await load(url, options: options, decoding: decoding, progress: progress, partial: nil)
-    }
-
-    package func load(
-        _ url: URL, options: DownloadOptions, decoding: ImageDecodingOptions,
-        progress: (@Sendable (DownloadProgress) -> Void)?, partial: (@Sendable (Image) -> Void)?
-    ) async throws -> DownloadResult {
-        let (reply, held, partialImage) = state.withLock { state in
-            state.loads[url, default: 0] += 1
+    ) async throws -> DownloadedData {
+        let conditional = validators?.isEmpty == false
+        let (reply, held, partial) = state.withLock { state in
+            if conditional {
+                state.revalidations[url, default: 0] += 1
+            } else {
+                state.loads[url, default: 0] += 1
+            }
             state.options.append(options)
             state.inFlight += 1
             state.maximumInFlight = max(state.maximumInFlight, state.inFlight)
-            return (state.replies[url], state.isHeld, state.partialImage)
+            return (state.replies[url], state.isHeld, state.sendsPartialData)
         }
         defer { state.withLock { $0.inFlight -= 1 } }
         arrivalSink.yield(url)
+        if partial, options.contains(.progressiveLoad), case .image(let data, _) = reply {
+            let half = data.count / 2
+            progress?(DownloadProgress(url: url, receivedBytes: half, expectedBytes: data.count, data: data.prefix(half)))
+        }
         try await pass(held: held)
         guard let reply else { throw ImageDownloadError(.badStatus(404), "no such mock image") }
         switch reply {
         case .failure(let error):
             throw error
         case .image(let data, let etag):
+            var headers = ["content-type": "image/png"]
+            if let etag { headers["etag"] = etag }
+            if conditional, let etag, validators?.etag == etag {
+                return DownloadedData(data: Data(), response: DownloadResponse(url: url, statusCode: 304, headers: headers))
+            }
             progress?(DownloadProgress(url: url, receivedBytes: data.count, expectedBytes: data.count))
-            if let partialImage, options.contains(.progressiveLoad) { partial?(partialImage) }
-            return try decode(data, url: url, etag: etag, decoding: decoding)
+            return DownloadedData(data: data, response: DownloadResponse(url: url, statusCode: 200, headers: headers))
         }
-    }
-
-    package func revalidate(
-        _ url: URL, validators: Validators, options: DownloadOptions, decoding: ImageDecodingOptions,
-        progress: (@Sendable (DownloadProgress) -> Void)?
-    ) async throws -> RevalidationResult {
-        let (reply, held) = state.withLock { state in
-            state.revalidations[url, default: 0] += 1
-            return (state.replies[url], state.isHeld)
-        }
-        arrivalSink.yield(url)
-        try await pass(held: held)
-        guard case .image(let data, let etag) = reply else { throw ImageDownloadError(.badStatus(404), "gone") }
-        if let etag, validators.etag == etag {
-            return .notModified(DownloadResponse(url: url, statusCode: 304, headers: ["etag": etag]))
-        }
-        return .modified(try decode(data, url: url, etag: etag, decoding: decoding))
     }
 
     private func pass(held: Bool) async throws {
@@ -125,13 +114,6 @@ package final class MockLoader: ImageLoading {
             state.withLock { $0.cancellations += 1 }
             throw ImageDownloadError(.cancelled, "the mock load was cancelled")
         }
-    }
-
-    private func decode(_ data: Data, url: URL, etag: String?, decoding: ImageDecodingOptions) throws -> DownloadResult {
-        var headers = ["content-type": "image/png"]
-        if let etag { headers["etag"] = etag }
-        let image = try (decoding.coders ?? ImageCodersManager.shared).decode(data, options: decoding)
-        return DownloadResult(image: image, data: data, response: DownloadResponse(url: url, statusCode: 200, headers: headers))
     }
 }
 

@@ -35,9 +35,6 @@ public struct ImageDecodingOptions: Hashable, Sendable {
     public var scaleDownLimitBytes: Int?
     /// Keep the encoded bytes in ``Image/data`` (for re-storing the original without re-encoding).
     public var keepsData: Bool
-    /// The coders to decode with instead of the decoding component's own (a per-request coder
-    /// override, SDWebImage's context coder); `nil` uses the component's. Compared by identity.
-    public var coders: ImageCodersManager?
 
     /// Creates options; the defaults decode every frame, keep the stored orientation and allow 100 megapixels.
     public init(
@@ -50,8 +47,7 @@ public struct ImageDecodingOptions: Hashable, Sendable {
         thumbnailPixelSize: PixelSize? = nil,
         preserveAspectRatio: Bool = true,
         scaleDownLimitBytes: Int? = nil,
-        keepsData: Bool = false,
-        coders: ImageCodersManager? = nil
+        keepsData: Bool = false
     ) {
         self.firstFrameOnly = firstFrameOnly
         self.scale = scale
@@ -63,7 +59,6 @@ public struct ImageDecodingOptions: Hashable, Sendable {
         self.preserveAspectRatio = preserveAspectRatio
         self.scaleDownLimitBytes = scaleDownLimitBytes
         self.keepsData = keepsData
-        self.coders = coders
     }
 }
 

@@ -88,17 +88,6 @@ extension ImageCache {
         configuration.cachesImagesInMemory ? memoryCache.value(forKey: key) : nil
     }
 
-    /// Reads, decodes and promotes `key`'s disk entry, blocking the caller on the I/O queue (IC-22).
-    public func imageFromDisk(forKey key: String, decoding: ImageDecodingOptions? = nil) -> Image? {
-        let decoding = decoding ?? configuration.decodingOptions
-        return decodeHit(diskCache.sync { $0.entry(forKey: key) }, key: key, decoding: decoding, memoryImage: nil)?.image
-    }
-
-    /// The bytes of `key`'s disk entry, read on the I/O queue, or `nil`.
-    public func diskData(forKey key: String) async -> Data? {
-        await diskCache.data(forKey: key)
-    }
-
     /// Whether the query's disk part runs synchronously (K-07: QueryDiskSync, QueryMemoryDataSync).
     private func isSynchronous(_ options: ImageCacheOptions, memoryHit: Bool) -> Bool {
         memoryHit ? options.contains(.queryMemoryDataSync) : options.contains(.queryDiskDataSync)
@@ -115,14 +104,13 @@ extension ImageCache {
                 image: memoryImage, data: entry?.data, extendedData: entry?.extendedData, cacheType: .memory)
         }
         guard let entry else { return nil }
-        let decoded: Image
+        let image: Image
         do {
-            decoded = try (decoding.coders ?? coders).decode(entry.data, options: decoding)
+            image = try ImageDecodingStage(coders: coders).decodeHere(entry.data, key: key, options: decoding)
         } catch {
             removeCorrupt(entry, key: key)
             return nil
         }
-        let image = decoding.scale == nil ? decoded.scaled(forKey: key) : decoded
         // A reduced decode (thumbnail, first frame) is not the image this key names: do not promote it.
         if configuration.cachesImagesInMemory, decoding.decodesFullImage { memoryCache.setValue(image, forKey: key) }
         return CacheQueryResult(image: image, data: entry.data, extendedData: entry.extendedData, cacheType: .disk)

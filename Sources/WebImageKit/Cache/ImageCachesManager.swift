@@ -60,35 +60,6 @@ public final class ImageCachesManager: ImageCaching {
         locked { $0.caches.removeAll { $0 === cache } }
     }
 
-    /// Looks `key` up in the caches chosen by ``queryPolicy``.
-    public func image(
-        forKey key: String, options: ImageCacheOptions = [],
-        decoding: ImageDecodingOptions? = nil, cacheType: ImageCacheType = .all
-    ) async -> CacheQueryResult? {
-        let (caches, policy) = locked { ($0.caches, $0.queryPolicy) }
-        switch policy {
-        case .highestOnly, .lowestOnly, .serial:
-            for cache in Self.select(caches, policy) {
-                if let hit = await cache.image(forKey: key, options: options, decoding: decoding, cacheType: cacheType) {
-                    return hit
-                }
-                if Task.isCancelled { return nil }
-            }
-            return nil
-        case .concurrent:
-            return await withTaskGroup(of: CacheQueryResult?.self) { group in
-                for cache in caches {
-                    group.addTask { await cache.image(forKey: key, options: options, decoding: decoding, cacheType: cacheType) }
-                }
-                for await result in group where result != nil {
-                    group.cancelAll()
-                    return result
-                }
-                return nil
-            }
-        }
-    }
-
     /// The image in memory for `key` in the first cache, in priority order, that has it.
     public func imageFromMemory(forKey key: String) -> Image? {
         for cache in caches {
@@ -97,12 +68,29 @@ public final class ImageCachesManager: ImageCaching {
         return nil
     }
 
-    /// The stored bytes of `key` from the first cache, in priority order, that has them.
+    /// The stored bytes of `key`, looked up in the caches chosen by ``queryPolicy``: one after another
+    /// (the first hit wins) or all at once (the first to answer with a hit wins).
     public func storedData(forKey key: String, cacheType: ImageCacheType = .disk) async -> CacheQueryResult? {
-        for cache in caches {
-            if let hit = await cache.storedData(forKey: key, cacheType: cacheType) { return hit }
+        let (caches, policy) = locked { ($0.caches, $0.queryPolicy) }
+        switch policy {
+        case .highestOnly, .lowestOnly, .serial:
+            for cache in Self.select(caches, policy) {
+                if let hit = await cache.storedData(forKey: key, cacheType: cacheType) { return hit }
+                if Task.isCancelled { return nil }
+            }
+            return nil
+        case .concurrent:
+            return await withTaskGroup(of: CacheQueryResult?.self) { group in
+                for cache in caches {
+                    group.addTask { await cache.storedData(forKey: key, cacheType: cacheType) }
+                }
+                for await result in group where result != nil {
+                    group.cancelAll()
+                    return result
+                }
+                return nil
+            }
         }
-        return nil
     }
 
     /// Stores into the caches chosen by ``storePolicy``; every chosen cache is tried, then the first error is thrown.

@@ -3,21 +3,19 @@ public import Foundation
 /// A cache the image pipeline can query and fill: ``ImageCache`` is the default implementation, and
 /// ``ImageCachesManager`` combines several (SDWebImage's `SDImageCache` protocol).
 ///
+/// A cache keeps images in memory and bytes on disk; it does not decode for the pipeline: ``ImageManager``
+/// reads the bytes (``storedData(forKey:cacheType:)``) and decodes them in its one decode stage.
+///
 /// Threading contract: every method may be called from any task concurrently; none blocks the caller's
 /// thread on I/O. `cacheType` selects the parts of the cache a call targets (``ImageCacheType/all``: every part).
 public protocol ImageCaching: AnyObject, Sendable {
-    /// Looks `key` up; `nil` on a miss (or when the calling task is cancelled).
-    func image(
-        forKey key: String, options: ImageCacheOptions, decoding: ImageDecodingOptions?, cacheType: ImageCacheType
-    ) async -> CacheQueryResult?
-
     /// The image in memory for `key`, synchronously, without touching the disk; `nil` on a miss or for a
     /// cache without a memory part (the default). The manager's fast path uses it.
     func imageFromMemory(forKey key: String) -> Image?
 
     /// The stored bytes of `key` and their extended data, without decoding (``CacheQueryResult/image`` is
-    /// `nil`); `nil` when no part selected by `cacheType` holds bytes for it. The manager uses this to
-    /// derive a new thumbnail or transform from an original it already has.
+    /// `nil`); `nil` when no part selected by `cacheType` holds bytes for it. The manager decodes disk hits
+    /// from these, and derives new thumbnails and transforms from an original it already has.
     func storedData(forKey key: String, cacheType: ImageCacheType) async -> CacheQueryResult?
 
     /// Stores an image and/or its encoded bytes (and optional extended data) for `key`.

@@ -1,35 +1,31 @@
 public import Foundation
-public import WebImageCore
 
-/// Loads images embedded in `data:` URLs (RFC 2397), base64 or percent-encoded.
+/// Loads the bytes embedded in `data:` URLs (RFC 2397), base64 or percent-encoded.
 public struct DataURLImageLoader: ImageLoading {
     /// The largest decoded payload accepted, in bytes (default 50 MiB).
     public var maximumSize: Int
-    /// The coders that decode the bytes.
-    public var coders: ImageCodersManager
 
     /// Creates a loader.
-    public init(maximumSize: Int = 50 * 1024 * 1024, coders: ImageCodersManager = .shared) {
+    public init(maximumSize: Int = 50 * 1024 * 1024) {
         self.maximumSize = maximumSize
-        self.coders = coders
     }
 
     /// `data:` URLs.
     public func canLoad(_ url: URL) -> Bool { url.scheme?.lowercased() == "data" }
 
-    /// Decodes the payload; a malformed URL fails with ``ImageDownloadError/Code/invalidURL``.
-    public func load(
-        _ url: URL,
+    /// Returns the payload; a malformed URL fails with ``ImageDownloadError/Code/invalidURL``.
+    public func loadData(
+        for url: URL,
         options: DownloadOptions,
-        decoding: ImageDecodingOptions,
+        validators: Validators?,
         progress: (@Sendable (DownloadProgress) -> Void)?
-    ) async throws -> DownloadResult {
+    ) async throws -> DownloadedData {
         try Task.checkCancellationAsDownloadError()
         let (mediaType, data) = try Self.parse(url.absoluteString, maximumSize: maximumSize)
         guard !data.isEmpty else { throw ImageDownloadError(.emptyBody, "the data URL has no payload") }
         progress?(DownloadProgress(url: url, receivedBytes: data.count, expectedBytes: data.count))
         let response = DownloadResponse(url: url, statusCode: 200, headers: ["content-type": mediaType])
-        return try await decodeDownloaded(data, response: response, coders: coders, options: options, decoding: decoding)
+        return DownloadedData(data: data, response: response)
     }
 
     /// Splits `data:[<media type>][;base64],<payload>` into the media type and the decoded payload.

@@ -1,9 +1,9 @@
 public import Foundation
 public import WebImageCore
 
-/// What a finished download hands to each subscriber: the decoded image, its bytes and the response.
+/// A decoded download (``ImageDownloader/image(for:options:decoding:progress:)``): the image, its bytes and the response.
 public struct DownloadResult: Sendable {
-    /// The image, decoded with the subscriber's own `ImageDecodingOptions`.
+    /// The image, decoded with the caller's `ImageDecodingOptions`.
     public var image: Image
     /// The downloaded bytes, exactly as received (shared by every subscriber of the download).
     public var data: Data
@@ -18,11 +18,11 @@ public struct DownloadResult: Sendable {
     }
 }
 
-/// The bytes of a download that was not decoded (``ImageDownloader/data(for:options:progress:)``).
+/// What a loader returns: the bytes and the response they came with (``ImageLoading``).
 public struct DownloadedData: Sendable {
-    /// The body.
+    /// The body; empty when ``isNotModified``.
     public var data: Data
-    /// The response it came with.
+    /// The response it came with (a synthesised one for `file:` and `data:` URLs).
     public var response: DownloadResponse
 
     /// Creates a value.
@@ -30,6 +30,9 @@ public struct DownloadedData: Sendable {
         self.data = data
         self.response = response
     }
+
+    /// Whether a conditional load found the caller's copy current (HTTP 304): no bytes, no error.
+    public var isNotModified: Bool { response.statusCode == 304 }
 }
 
 /// The parts of a response a caller may need after a download: status, final URL and headers.
@@ -70,12 +73,16 @@ public struct DownloadProgress: Sendable, Hashable {
     public var receivedBytes: Int
     /// The body size from `Content-Length`, or `nil` when the server did not say (the seeds' -1).
     public var expectedBytes: Int?
+    /// The bytes received so far, for a caller that asked for ``DownloadOptions/progressiveLoad`` (to decode
+    /// partial images); `nil` otherwise.
+    public var data: Data?
 
     /// Creates a progress value.
-    public init(url: URL, receivedBytes: Int, expectedBytes: Int?) {
+    public init(url: URL, receivedBytes: Int, expectedBytes: Int?, data: Data? = nil) {
         self.url = url
         self.receivedBytes = receivedBytes
         self.expectedBytes = expectedBytes
+        self.data = data
     }
 
     /// The fraction received, from 0 to 1, or `nil` when the size is unknown.

@@ -1,50 +1,15 @@
 import Foundation
 import WebImageCore
 
-/// One caller waiting for a download: its decode options, priority and callbacks (SPEC OP-15).
+/// One caller waiting for a download: its priority, its progress callback and its token, through which
+/// it is completed exactly once (SPEC OP-15).
 struct DownloadSubscriber: Sendable {
     let id: UInt64
     let priority: DownloadPriority
-    /// How to decode for this caller; `nil`: the caller wants the bytes only.
-    let decoding: ImageDecodingOptions?
+    /// Whether progress values carry the bytes so far (the caller asked for ``DownloadOptions/progressiveLoad``).
+    let wantsData: Bool
     let progress: (@Sendable (DownloadProgress) -> Void)?
-    /// Receives partial images; set only when the caller asked for ``DownloadOptions/progressiveLoad``.
-    let partial: (@Sendable (Image) -> Void)?
-    let completion: @Sendable (Result<SubscriberOutcome, ImageDownloadError>) -> Void
-}
-
-/// What a download gives a subscriber: an image decoded with its options, the bytes alone (for callers
-/// that asked for no decode), or "not modified" (for a conditional request).
-enum SubscriberOutcome: Sendable {
-    case modified(DownloadResult)
-    case bytes(DownloadedData)
-    case notModified(DownloadResponse)
-
-    /// The outcome as a plain download: a 304 is a bad status (no validators were sent, SPEC K-09).
-    var download: Result<DownloadResult, ImageDownloadError> {
-        switch self {
-        case .modified(let result): .success(result)
-        case .bytes: .failure(ImageDownloadError(.decodeFailed, "the download was not decoded"))
-        case .notModified(let response): .failure(ImageDownloadError(.badStatus(response.statusCode), "not modified"))
-        }
-    }
-
-    /// The outcome of a conditional download.
-    var revalidation: Result<RevalidationResult, ImageDownloadError> {
-        switch self {
-        case .notModified(let response): .success(.notModified(response))
-        default: download.map { .modified($0) }
-        }
-    }
-
-    /// The outcome as bytes only.
-    var bytes: Result<DownloadedData, ImageDownloadError> {
-        switch self {
-        case .bytes(let data): .success(data)
-        case .modified(let result): .success(DownloadedData(data: result.data, response: result.response))
-        case .notModified(let response): .failure(ImageDownloadError(.badStatus(response.statusCode), "not modified"))
-        }
-    }
+    let token: DownloadSubscription
 }
 
 /// Everything the downloader shares between threads, kept behind one `LockedValue` (SPEC DL-28, DL-48, DL-59).

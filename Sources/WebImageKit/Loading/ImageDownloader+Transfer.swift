@@ -16,8 +16,8 @@ extension ImageDownloader {
     /// How many bytes are enough to tell an image from something else by its leading bytes.
     static let sniffLength = 1024
 
-    /// Runs one started operation: the transfer, then one decode per distinct option set, then the
-    /// completions of the subscribers still attached (SPEC OP-17…OP-30).
+    /// Runs one started operation: the transfer, then the completions of the subscribers still attached
+    /// (SPEC OP-17…OP-30).
     func run(_ operationID: UInt64) async {
         guard let (url, options, validators) = state.withLock({ $0.request(for: operationID) }) else { return }
         var outcome: Result<TransferOutcome, ImageDownloadError>
@@ -45,54 +45,18 @@ extension ImageDownloader {
             state.endTransfer(operationID)
             startReady(&state)
         }
+        let subscribers = state.withLock { $0.removeOperation(operationID) }
         switch outcome {
         case .failure(let error):
-            let subscribers = state.withLock { $0.removeOperation(operationID) }
             if !subscribers.isEmpty {
                 logger.debug("download failed", metadata: ["url": "\(url)", "error": "\(error)"])
             }
-            deliver(.failure(error), to: subscribers)
+            complete(subscribers, with: .failure(error))
         case .success(.notModified(let response)):
-            deliver(.success(.notModified(response)), to: state.withLock { $0.removeOperation(operationID) })
+            complete(subscribers, with: .success(DownloadedData(data: Data(), response: response)))
         case .success(.body(let data, let response)):
-            await decodeAndDeliver(operationID, data: data, response: response)
+            complete(subscribers, with: .success(DownloadedData(data: data, response: response)))
         }
-    }
-
-    /// Decodes once per distinct `ImageDecodingOptions` among the subscribers still attached and
-    /// calls each of them; a subscriber that cancels meanwhile is skipped. Decodes run on
-    /// ``WorkerThreads/processing``.
-    private func decodeAndDeliver(_ operationID: UInt64, data: Data, response: DownloadResponse) async {
-        var decoded: [ImageDecodingOptions: Result<SubscriberOutcome, ImageDownloadError>] = [:]
-        for subscriber in state.withLock({ $0.subscribers(of: operationID) }) {
-            let result: Result<SubscriberOutcome, ImageDownloadError>
-            if subscriber.decoding == nil {
-                result = .success(.bytes(DownloadedData(data: data, response: response)))
-            } else if let decoding = subscriber.decoding, let cached = decoded[decoding] {
-                result = cached
-            } else if let decoding = subscriber.decoding {
-                // Nobody is waiting for this option set any more: skip the decode.
-                guard state.withLock({ $0.subscribers(of: operationID).contains { $0.id == subscriber.id } }) else {
-                    continue
-                }
-                let coders = decoding.coders ?? coders
-                result = await WorkerThreads.processing.run {
-                    do {
-                        let image = try coders.decode(data, options: decoding)
-                        return .success(.modified(DownloadResult(image: image, data: data, response: response)))
-                    } catch {
-                        return .failure(ImageDownloadError(.decodeFailed, "the downloaded bytes could not be decoded", underlying: error))
-                    }
-                }
-                decoded[decoding] = result
-            } else {
-                continue
-            }
-            if let taken = state.withLock({ $0.takeSubscriber(subscriber.id, of: operationID) }) {
-                taken.completion(result)
-            }
-        }
-        _ = state.withLock { $0.removeOperation(operationID) }
     }
 
     /// Sends the request and collects the body, checking status, type and size as early as possible.
@@ -133,10 +97,9 @@ extension ImageDownloader {
         reportProgress(operationID, DownloadProgress(url: url, receivedBytes: 0, expectedBytes: expected))
         var data = Data()
         data.reserveCapacity(min(expected ?? 64 * 1024, configuration.maximumResponseSize))
-        // Encrypted bytes say nothing until decrypted: no sniffing, no partial images.
+        // Encrypted bytes say nothing until decrypted: no sniffing, no partial data.
         let decryptor = configuration.decryptor
         var sniffed = decryptor != nil
-        let feeder = ProgressiveFeeder(coders: coders, interval: configuration.minimumProgressiveInterval, clock: configuration.clock)
         do {
             for try await chunk in response.body {
                 guard data.count + chunk.readableBytes <= configuration.maximumResponseSize else {
@@ -147,11 +110,9 @@ extension ImageDownloader {
                     sniffed = true
                     try checkContent(head, data)
                 }
-                let subscribers = decryptor == nil ? state.withLock { $0.subscribers(of: operationID) } : []
-                for (subscriber, image) in await feeder.feed(data, expectedBytes: expected, subscribers: subscribers) {
-                    subscriber.partial?(image)
-                }
-                reportProgress(operationID, DownloadProgress(url: url, receivedBytes: data.count, expectedBytes: expected))
+                reportProgress(
+                    operationID, DownloadProgress(url: url, receivedBytes: data.count, expectedBytes: expected),
+                    data: decryptor == nil ? data : nil)
             }
         } catch let error as ImageDownloadError {
             throw error
@@ -205,10 +166,14 @@ extension ImageDownloader {
         throw ImageDownloadError(.badContentType, "content type \(head.mimeType ?? "none") is not an image and the bytes are no known image format")
     }
 
-    private func reportProgress(_ operationID: UInt64, _ progress: DownloadProgress) {
+    /// Reports `progress` to the events stream and every subscriber; those that asked for a progressive
+    /// load also get `data`, the bytes so far.
+    private func reportProgress(_ operationID: UInt64, _ progress: DownloadProgress, data: Data? = nil) {
         if broadcaster.hasListeners { broadcaster.yield(.progress(progress)) }
+        var withData = progress
+        withData.data = data
         for subscriber in state.withLock({ $0.subscribers(of: operationID) }) {
-            subscriber.progress?(progress)
+            subscriber.progress?(subscriber.wantsData ? withData : progress)
         }
     }
 

@@ -6,7 +6,9 @@ import NIOCore
 import NIOPosix
 
 /// Downloads images over HTTP(S) on one shared `HTTPClient`: one network request per URL however
-/// many callers ask, a concurrency limit with priorities, and decoding off the event loops (SPEC section 1).
+/// many callers ask, a concurrency limit with priorities (SPEC section 1). It loads bytes
+/// (``data(for:options:validators:progress:)``, its ``ImageLoading`` side); ``image(for:options:decoding:coders:progress:)``
+/// adds the same decode stage ``ImageManager`` uses.
 ///
 /// The downloader owns network resources, so it must be shut down: use the scoped form, or call
 /// ``shutdown()`` yourself. (Releasing an unshut downloader trips AsyncHTTPClient's debug-build
@@ -15,17 +17,16 @@ import NIOPosix
 /// ```swift
 /// try await withImageDownloader { downloader in
 ///     let result = try await downloader.image(for: url)
-///     print(result.image.pixelSize)
+///     print(result.image.pixelSize, result.data.count)
 /// }
 /// ```
 ///
-/// Threading contract: every method may be called from any thread or task. Completions and progress
-/// callbacks run on the cooperative thread pool, never on an event loop and never under a lock.
+/// Threading contract: every method may be called from any thread or task. Transfers run on the
+/// downloader's own threads, decoding on WebImageKit's decoding threads; completions and progress
+/// callbacks run on those threads, never on an event loop and never under a lock.
 public final class ImageDownloader: Sendable {
     /// The configuration the downloader was created with.
     public let configuration: Configuration
-    /// The coders that decode downloaded bytes.
-    public let coders: ImageCodersManager
     /// The in-memory cookies of requests made with ``DownloadOptions/handleCookies`` (SPEC DL-06).
     public let cookies = CookieJar()
     let logger: Logger
@@ -36,17 +37,15 @@ public final class ImageDownloader: Sendable {
     let state: LockedValue<DownloaderState>
     let broadcaster = DownloadEventBroadcaster()
 
-    /// Creates a downloader; call ``shutdown()`` when done with it, or use `withImageDownloader(configuration:coders:logger:isolation:_:)`.
+    /// Creates a downloader; call ``shutdown()`` when done with it, or use `withImageDownloader(configuration:logger:isolation:_:)`.
     /// - Parameters:
     ///   - configuration: Limits, headers and timeouts.
-    ///   - coders: The coders that decode downloaded bytes (default: every built-in coder).
     ///   - logger: Where the downloader logs (default: a `WebImageKit.ImageDownloader` logger).
     public convenience init(
         configuration: Configuration = Configuration(),
-        coders: ImageCodersManager = .shared,
         logger: Logger = Logger(label: "WebImageKit.ImageDownloader")
     ) {
-        self.init(configuration: configuration, coders: coders, logger: logger, isProcessWide: false)
+        self.init(configuration: configuration, logger: logger, isProcessWide: false)
     }
 
     /// A downloader with the default configuration that lives as long as the process, for code that
@@ -57,14 +56,12 @@ public final class ImageDownloader: Sendable {
     /// let result = try await ImageDownloader.shared.image(for: url)
     /// ```
     public static let shared = ImageDownloader(
-        configuration: Configuration(), coders: .shared,
-        logger: Logger(label: "WebImageKit.ImageDownloader.shared"), isProcessWide: true
+        configuration: Configuration(), logger: Logger(label: "WebImageKit.ImageDownloader.shared"), isProcessWide: true
     )
 
-    private init(configuration: Configuration, coders: ImageCodersManager, logger: Logger, isProcessWide: Bool) {
+    private init(configuration: Configuration, logger: Logger, isProcessWide: Bool) {
         self.isProcessWide = isProcessWide
         self.configuration = configuration
-        self.coders = coders
         self.logger = logger
         let group: any EventLoopGroup
         if let threads = configuration.eventLoopThreads {
@@ -102,7 +99,7 @@ public final class ImageDownloader: Sendable {
             let cancelled = state.cancelAll()
             return (cancelled.subscribers, cancelled.tasks + state.runningTasks)
         }
-        deliver(.failure(.cancelled("the downloader was shut down")), to: subscribers)
+        complete(subscribers, with: .failure(.cancelled("the downloader was shut down")))
         for task in tasks {
             task.cancel()
             await task.value
@@ -142,59 +139,21 @@ public final class ImageDownloader: Sendable {
     public func cancelAll() {
         let (subscribers, tasks) = state.withLock { $0.cancelAll() }
         for task in tasks { task.cancel() }
-        deliver(.failure(.cancelled()), to: subscribers)
+        complete(subscribers, with: .failure(.cancelled()))
     }
 
     // MARK: Downloading
 
-    /// Starts (or joins) the download of `url` and calls `completion` once with the image decoded
-    /// with `decoding`, unless the returned token is cancelled first (SPEC DL-39, DL-48).
-    ///
-    /// - Parameters:
-    ///   - url: An `http` or `https` URL; anything else completes with ``ImageDownloadError/Code/invalidURL``.
-    ///   - options: Priority and other per-request flags.
-    ///   - decoding: How to decode for this caller; callers with equal options share one decode.
-    ///   - progress: Called as bytes arrive, from the cooperative thread pool.
-    ///   - partial: With ``DownloadOptions/progressiveLoad``, called with full-size partial images while
-    ///     bytes arrive, at most once per ``Configuration/minimumProgressiveInterval`` and never with
-    ///     the final image (SPEC DL-02, K-11). Partial images must not be cached.
-    ///   - completion: Called exactly once unless the token is cancelled first.
-    /// - Returns: A token whose ``DownloadToken/cancel()`` removes only this caller.
-    @discardableResult
-    public func download(
-        _ url: URL,
-        options: DownloadOptions = [],
-        decoding: ImageDecodingOptions = .init(),
-        progress: (@Sendable (DownloadProgress) -> Void)? = nil,
-        partial: (@Sendable (Image) -> Void)? = nil,
-        completion: @escaping @Sendable (Result<DownloadResult, ImageDownloadError>) -> Void
-    ) -> DownloadToken {
-        subscribe(url, options: options, validators: nil, decoding: decoding, progress: progress, partial: partial) { result in
-            completion(result.flatMap(\.download))
-        }
-    }
-
     /// Adds a caller to the download of `url` (conditional when `validators` is non-empty), queueing a
-    /// new download when none is in flight for the same URL and validators.
+    /// new download when none is in flight for the same URL and validators; `token` completes it.
     func subscribe(
-        _ url: URL,
-        options: DownloadOptions,
-        validators: Validators?,
-        decoding: ImageDecodingOptions?,
-        progress: (@Sendable (DownloadProgress) -> Void)?,
-        partial: (@Sendable (Image) -> Void)?,
-        completion: @escaping @Sendable (Result<SubscriberOutcome, ImageDownloadError>) -> Void
-    ) -> DownloadToken {
+        _ url: URL, options: DownloadOptions, validators: Validators?,
+        progress: (@Sendable (DownloadProgress) -> Void)?, token: DownloadSubscription
+    ) {
         guard canLoad(url) else {
-            let error = ImageDownloadError(.invalidURL, "\(url.absoluteString) is not an http(s) URL")
-            Task { completion(.failure(error)) }
-            return DownloadToken(url: url, downloader: nil, operation: 0, subscriber: 0)
+            token.complete(.failure(ImageDownloadError(.invalidURL, "\(url.absoluteString) is not an http(s) URL")))
+            return
         }
-        var decoding = decoding
-        if options.contains(.scaleDownLargeImages), decoding?.scaleDownLimitBytes == nil {
-            decoding?.scaleDownLimitBytes = ImageDecodingOptions.defaultScaleDownLimitBytes
-        }
-        let subscriberDecoding = decoding
         let validators = validators?.isEmpty == false ? validators : nil
         // A conditional request is shared only with callers sending the same validators.
         let key = validators.map { "\(url.absoluteString)\n\($0.etag ?? "")\n\($0.lastModified ?? "")" } ?? url.absoluteString
@@ -202,19 +161,17 @@ public final class ImageDownloader: Sendable {
             guard !state.isShutDown else { return nil }
             let ids = state.subscribe(url: url, key: key, options: options, validators: validators) { id in
                 DownloadSubscriber(
-                    id: id, priority: DownloadPriority(options), decoding: subscriberDecoding,
-                    progress: progress, partial: options.contains(.progressiveLoad) ? partial : nil,
-                    completion: completion
-                )
+                    id: id, priority: DownloadPriority(options), wantsData: options.contains(.progressiveLoad),
+                    progress: progress, token: token)
             }
             startReady(&state)
             return ids
         }
         guard let ids else {
-            Task { completion(.failure(.cancelled("the downloader was shut down"))) }
-            return DownloadToken(url: url, downloader: nil, operation: 0, subscriber: 0)
+            token.complete(.failure(.cancelled("the downloader was shut down")))
+            return
         }
-        return DownloadToken(url: url, downloader: self, operation: ids.operation, subscriber: ids.subscriber)
+        token.attach(to: self, operation: ids.operation, subscriber: ids.subscriber)
     }
 
     /// Removes the token's subscriber; the transfer stops when it was the last (SPEC DL-40, DL-59, TK-04).
@@ -240,9 +197,9 @@ public final class ImageDownloader: Sendable {
         }
     }
 
-    /// Calls each subscriber's completion with `result`.
-    func deliver(_ result: Result<SubscriberOutcome, ImageDownloadError>, to subscribers: [DownloadSubscriber]) {
-        for subscriber in subscribers { subscriber.completion(result) }
+    /// Completes each subscriber with `result`.
+    func complete(_ subscribers: [DownloadSubscriber], with result: Result<DownloadedData, ImageDownloadError>) {
+        for subscriber in subscribers { subscriber.token.complete(result) }
     }
 }
 
@@ -253,12 +210,11 @@ public final class ImageDownloader: Sendable {
 /// ```
 public func withImageDownloader<Result>(
     configuration: ImageDownloader.Configuration = .init(),
-    coders: ImageCodersManager = .shared,
     logger: Logger = Logger(label: "WebImageKit.ImageDownloader"),
     isolation: isolated (any Actor)? = #isolation,
     _ body: (ImageDownloader) async throws -> Result
 ) async throws -> Result {
-    let downloader = ImageDownloader(configuration: configuration, coders: coders, logger: logger)
+    let downloader = ImageDownloader(configuration: configuration, logger: logger)
     let result: Result
     do {
         result = try await body(downloader)

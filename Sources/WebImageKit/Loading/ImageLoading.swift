@@ -1,80 +1,43 @@
 public import Foundation
-public import WebImageCore
 
-/// Something that turns a URL into a decoded image: the HTTP downloader, or a loader for another scheme.
+/// Something that turns a URL into bytes: the HTTP downloader, or a loader for another scheme. Loaders
+/// never decode: ``ImageManager`` decodes what they return in one stage (as Nuke's data loaders do).
 ///
-/// Threading contract: implementations are `Sendable`; ``load(_:options:decoding:progress:)`` may be
-/// called from any task, must not decode on an event loop, and treats task cancellation as the
-/// caller leaving (it throws ``ImageDownloadError/Code/cancelled``).
+/// Threading contract: implementations are `Sendable`; ``loadData(for:options:validators:progress:)`` may be
+/// called from any task and treats task cancellation as the caller leaving (it throws
+/// ``ImageDownloadError/Code/cancelled``).
 ///
 /// ```swift
-/// let loaders = ImageLoaderRegistry(loaders: [downloader, FileImageLoader(), DataURLImageLoader()])
-/// let result = try await loaders.load(URL(string: "data:image/png;base64,iVBORw0…")!)
+/// struct BundleLoader: ImageLoading {
+///     func canLoad(_ url: URL) -> Bool { url.scheme == "bundle" }
+///     func loadData(
+///         for url: URL, options: DownloadOptions, validators: Validators?,
+///         progress: (@Sendable (DownloadProgress) -> Void)?
+///     ) async throws -> DownloadedData {
+///         let data = try Data(contentsOf: URL(fileURLWithPath: "/opt/app/images" + url.path))
+///         return DownloadedData(data: data, response: DownloadResponse(url: url, statusCode: 200))
+///     }
+/// }
 /// ```
 public protocol ImageLoading: Sendable {
     /// Whether this loader handles `url` (usually decided by its scheme); cheap and synchronous.
     func canLoad(_ url: URL) -> Bool
 
-    /// Loads and decodes the image at `url`.
+    /// Loads the bytes of `url`.
     /// - Parameters:
     ///   - url: A URL for which ``canLoad(_:)`` is true.
     ///   - options: Per-request flags; loaders ignore the ones that mean nothing to them.
-    ///   - decoding: How to decode.
-    ///   - progress: Called as bytes arrive, if the loader can tell.
+    ///   - validators: When not empty, a conditional load: a loader that can tell answers an unchanged
+    ///     resource with ``DownloadedData/isNotModified`` (no bytes); others load as usual.
+    ///   - progress: Called as bytes arrive, if the loader can tell; with ``DownloadOptions/progressiveLoad``
+    ///     each value also carries the bytes so far (``DownloadProgress/data``).
     /// - Throws: ``ImageDownloadError``.
-    func load(
-        _ url: URL,
+    func loadData(
+        for url: URL,
         options: DownloadOptions,
-        decoding: ImageDecodingOptions,
+        validators: Validators?,
         progress: (@Sendable (DownloadProgress) -> Void)?
-    ) async throws -> DownloadResult
-
-    /// Loads like ``load(_:options:decoding:progress:)`` and, with ``DownloadOptions/progressiveLoad``,
-    /// hands partial images to `partial` while bytes arrive. The default ignores `partial`.
-    func load(
-        _ url: URL,
-        options: DownloadOptions,
-        decoding: ImageDecodingOptions,
-        progress: (@Sendable (DownloadProgress) -> Void)?,
-        partial: (@Sendable (Image) -> Void)?
-    ) async throws -> DownloadResult
-
-    /// Loads `url` only if it changed since `validators` were stored (a conditional request); the
-    /// default, for loaders without validators, always loads and answers ``RevalidationResult/modified(_:)``.
-    func revalidate(
-        _ url: URL,
-        validators: Validators,
-        options: DownloadOptions,
-        decoding: ImageDecodingOptions,
-        progress: (@Sendable (DownloadProgress) -> Void)?
-    ) async throws -> RevalidationResult
-}
-
-extension ImageLoading {
-    /// Loads with default options and no progress callback.
-    public func load(_ url: URL) async throws -> DownloadResult {
-        try await load(url, options: [], decoding: .init(), progress: nil)
-    }
-
-    public func load(
-        _ url: URL,
-        options: DownloadOptions,
-        decoding: ImageDecodingOptions,
-        progress: (@Sendable (DownloadProgress) -> Void)?,
-        partial: (@Sendable (Image) -> Void)?
-    ) async throws -> DownloadResult {
-        try await load(url, options: options, decoding: decoding, progress: progress)
-    }
-
-    public func revalidate(
-        _ url: URL,
-        validators: Validators,
-        options: DownloadOptions,
-        decoding: ImageDecodingOptions,
-        progress: (@Sendable (DownloadProgress) -> Void)?
-    ) async throws -> RevalidationResult {
-        .modified(try await load(url, options: options, decoding: decoding, progress: progress))
-    }
+    ) async throws -> DownloadedData
 }
 
 extension ImageDownloader: ImageLoading {
@@ -84,25 +47,14 @@ extension ImageDownloader: ImageLoading {
         return (scheme == "http" || scheme == "https") && !host.isEmpty
     }
 
-    /// The same as ``image(for:options:decoding:progress:partial:)``.
-    public func load(
-        _ url: URL,
+    /// The same as ``data(for:options:validators:progress:)``.
+    public func loadData(
+        for url: URL,
         options: DownloadOptions,
-        decoding: ImageDecodingOptions,
+        validators: Validators?,
         progress: (@Sendable (DownloadProgress) -> Void)?
-    ) async throws -> DownloadResult {
-        try await image(for: url, options: options, decoding: decoding, progress: progress)
-    }
-
-    /// The same as ``image(for:options:decoding:progress:partial:)``.
-    public func load(
-        _ url: URL,
-        options: DownloadOptions,
-        decoding: ImageDecodingOptions,
-        progress: (@Sendable (DownloadProgress) -> Void)?,
-        partial: (@Sendable (Image) -> Void)?
-    ) async throws -> DownloadResult {
-        try await image(for: url, options: options, decoding: decoding, progress: progress, partial: partial)
+    ) async throws -> DownloadedData {
+        try await data(for: url, options: options, validators: validators, progress: progress)
     }
 }
 
@@ -123,42 +75,15 @@ public struct ImageLoaderRegistry: ImageLoading {
     }
 
     /// Loads through the last-added loader that handles `url`; fails with ``ImageDownloadError/Code/invalidURL`` when none does.
-    public func load(
-        _ url: URL,
+    public func loadData(
+        for url: URL,
         options: DownloadOptions,
-        decoding: ImageDecodingOptions,
+        validators: Validators?,
         progress: (@Sendable (DownloadProgress) -> Void)?
-    ) async throws -> DownloadResult {
-        try await loader(for: url).load(url, options: options, decoding: decoding, progress: progress)
-    }
-
-    /// Loads through the last-added loader that handles `url`, passing partial images on.
-    public func load(
-        _ url: URL,
-        options: DownloadOptions,
-        decoding: ImageDecodingOptions,
-        progress: (@Sendable (DownloadProgress) -> Void)?,
-        partial: (@Sendable (Image) -> Void)?
-    ) async throws -> DownloadResult {
-        try await loader(for: url).load(url, options: options, decoding: decoding, progress: progress, partial: partial)
-    }
-
-    /// Revalidates through the last-added loader that handles `url`.
-    public func revalidate(
-        _ url: URL,
-        validators: Validators,
-        options: DownloadOptions,
-        decoding: ImageDecodingOptions,
-        progress: (@Sendable (DownloadProgress) -> Void)?
-    ) async throws -> RevalidationResult {
-        try await loader(for: url).revalidate(
-            url, validators: validators, options: options, decoding: decoding, progress: progress)
-    }
-
-    private func loader(for url: URL) throws(ImageDownloadError) -> any ImageLoading {
+    ) async throws -> DownloadedData {
         guard let loader = loaders.last(where: { $0.canLoad(url) }) else {
             throw ImageDownloadError(.invalidURL, "no loader handles \(url.scheme ?? "scheme-less") URLs")
         }
-        return loader
+        return try await loader.loadData(for: url, options: options, validators: validators, progress: progress)
     }
 }

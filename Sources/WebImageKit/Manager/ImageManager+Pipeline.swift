@@ -27,15 +27,9 @@ extension ImageManager {
     private func pipeline(_ request: LoadRequest, sink: SharedLoads.Sink) async throws(ImageLoadError) -> ImageLoadResult? {
         var cached: ImageLoadResult?
         if !request.options.contains(.fromLoaderOnly), request.queryCacheType != .none {
-            let hit = await request.cache.image(
-                forKey: request.finalKey, options: request.options.cacheOptions,
-                decoding: request.isDerived ? request.derivedDecoding : request.decoding,
-                cacheType: request.queryCacheType)
+            cached = await cachedImage(request)
             try checkCancellation(request)
-            if let hit, let image = hit.image {
-                metrics.recordHit(hit.cacheType)
-                cached = ImageLoadResult(image: image, data: hit.data, cacheType: hit.cacheType, url: request.url)
-            }
+            if let cached { metrics.recordHit(cached.cacheType) }
         }
         if let cached {
             guard request.options.contains(.refreshCached) else { return cached }
@@ -58,6 +52,36 @@ extension ImageManager {
         return try await process(downloaded, request)
     }
 
+    /// The image cached under the final key: from memory, else the disk's bytes through the decode stage
+    /// (promoted to memory unless the decode is reduced). An entry that does not decode is removed: a miss.
+    private func cachedImage(_ request: LoadRequest) async -> ImageLoadResult? {
+        let key = request.finalKey
+        if request.queryCacheType.includesMemory, let image = request.cache.imageFromMemory(forKey: key) {
+            // MG-14: with queryMemoryData the bytes come too, and the hit is still a memory hit.
+            let data = request.options.contains(.queryMemoryData)
+                ? await request.cache.storedData(forKey: key, cacheType: .disk)?.data : nil
+            return ImageLoadResult(image: image, data: data, cacheType: .memory, url: request.url)
+        }
+        guard request.queryCacheType.includesDisk,
+              let data = await request.cache.storedData(forKey: key, cacheType: .disk)?.data,
+              !Task.isCancelled
+        else { return nil }
+        let decoding = request.isDerived ? request.derivedDecoding : request.decoding
+        let image: Image
+        do {
+            image = try await request.decodingStage.decode(data, key: key, options: decoding)
+        } catch {
+            logger.debug("a cached entry does not decode; removing it", metadata: ["key": "\(key)"])
+            try? await request.cache.remove(forKey: key, cacheType: .disk)
+            return nil
+        }
+        // A reduced decode (thumbnail, first frame) is not the image this key names: do not promote it.
+        if decoding.decodesFullImage {
+            try? await request.cache.store(image, data: nil, forKey: key, extendedData: nil, cacheType: .memory)
+        }
+        return ImageLoadResult(image: image, data: data, cacheType: .disk, url: request.url)
+    }
+
     /// A derived image (thumbnail, transform) made from original bytes already in the cache: no download.
     private func deriveFromOriginal(_ request: LoadRequest) async throws(ImageLoadError) -> ImageLoadResult? {
         guard !request.options.contains(.fromLoaderOnly), request.originalQueryCacheType != .none,
@@ -65,14 +89,12 @@ extension ImageManager {
               let data = stored.data
         else { return nil }
         try checkCancellation(request)
-        let coders = request.decoding.coders ?? ImageCodersManager.shared
-        let decoding = request.decoding
-        guard let decoded = await WorkerThreads.processing.run({ try? coders.decode(data, options: decoding) }) else {
+        guard let decoded = try? await request.decodingStage.decode(data, key: request.key, options: request.decoding) else {
             logger.debug("cached original does not decode; loading it again", metadata: ["key": "\(request.key)"])
             return nil
         }
         metrics.recordHit(stored.cacheType)
-        let image = try await transform(scaled(decoded, request), request)
+        let image = try await transform(decoded, request)
         if !skipsTransform(decoded, request) {
             await store(image, data: nil, forKey: request.finalKey, extendedData: nil, cacheType: request.storeCacheType,
                         in: request.cache, request: request)
@@ -80,8 +102,8 @@ extension ImageManager {
         return ImageLoadResult(image: image, data: nil, cacheType: stored.cacheType, url: request.url)
     }
 
-    /// Loads `request.url` (conditionally when refreshing a cached image), keeping the failed-URL list
-    /// (MG-49…MG-53). Returns `nil` when the server says the cached image is current.
+    /// Loads `request.url` (conditionally when refreshing a cached image) and decodes it, keeping the
+    /// failed-URL list (MG-49…MG-53). Returns `nil` when the server says the cached image is current.
     private func download(
         _ request: LoadRequest, refreshing: Bool, sink: SharedLoads.Sink
     ) async throws(ImageLoadError) -> DownloadResult? {
@@ -90,46 +112,70 @@ extension ImageManager {
             throw ImageLoadError(.invalidURL, "no loader handles this URL", url: request.url)
         }
         var options = request.options.downloadOptions
-        let progress: (@Sendable (DownloadProgress) -> Void)? = sink.wantsProgress ? { @Sendable in sink.progress($0) } : nil
-        do {
-            let result: DownloadResult?
-            if refreshing {
-                // MG-50: a refresh is never progressive and must not be answered from a cache.
-                options.remove(.progressiveLoad)
-                options.insert(.ignoreCachedResponse)
-                let validators = await storedValidators(request)
-                result = try await loader.revalidate(
-                    request.url, validators: validators, options: options, decoding: request.decoding, progress: progress
-                ).result
-            } else {
-                let partial: (@Sendable (Image) -> Void)? = request.options.contains(.progressiveLoad)
-                    ? { @Sendable [self] image in
-                        sink.intermediate(ImageLoadResult(
-                            image: scaled(image, request), cacheType: .none, url: request.url, isFinished: false))
-                    }
-                    : nil
-                result = try await loader.load(
-                    request.url, options: options, decoding: request.decoding, progress: progress, partial: partial)
-            }
-            if let result {
-                metrics.downloads.increment()
-                metrics.downloadedBytes.increment(by: result.data.count)
-            }
-            _ = state.withLock { $0.failedURLs.remove(request.url) }  // MG-53
-            return result
-        } catch {
-            let failure = loadError(error, url: request.url)
-            if failure.code != .cancelled, !Task.isCancelled {
-                let block = delegate?.imageManager(self, shouldBlockFailedURL: request.url, error: failure) ?? !failure.isTransient
-                if block { _ = state.withLock { $0.failedURLs.insert(request.url) } }  // MG-52, MG-22
-            }
-            throw failure
+        var validators: Validators?
+        if refreshing {
+            // MG-50: a refresh is never progressive and must not be answered from a cache.
+            options.remove(.progressiveLoad)
+            options.insert(.ignoreCachedResponse)
+            validators = await storedValidators(request)
         }
+        let progress = progressHandler(request, options: options, sink: sink)
+        let downloaded: DownloadedData
+        do {
+            downloaded = try await loader.loadData(for: request.url, options: options, validators: validators, progress: progress)
+        } catch {
+            throw failure(error, request)
+        }
+        _ = state.withLock { $0.failedURLs.remove(request.url) }  // MG-53
+        guard !downloaded.isNotModified else { return nil }
+        metrics.downloads.increment()
+        metrics.downloadedBytes.increment(by: downloaded.data.count)
+        do {
+            let image = try await request.decodingStage.decode(downloaded.data, key: request.key, options: request.decoding)
+            return DownloadResult(image: image, data: downloaded.data, response: downloaded.response)
+        } catch {
+            throw failure(ImageDownloadError(.decodeFailed, "the loaded bytes could not be decoded", underlying: error), request)
+        }
+    }
+
+    /// The progress callback for the loader: progress for the listeners that want it, and with
+    /// ``ImageLoadOptions/progressiveLoad`` partial images decoded from the bytes so far.
+    private func progressHandler(
+        _ request: LoadRequest, options: DownloadOptions, sink: SharedLoads.Sink
+    ) -> (@Sendable (DownloadProgress) -> Void)? {
+        let feeder = options.contains(.progressiveLoad)
+            ? ProgressiveFeeder(
+                coders: request.decodingStage.coders, options: request.decoding,
+                interval: configuration.minimumProgressiveInterval, clock: .continuous)
+            : nil
+        guard feeder != nil || sink.wantsProgress else { return nil }
+        let url = request.url
+        return { @Sendable progress in
+            if let data = progress.data, let feeder {
+                feeder.offer(data, expectedBytes: progress.expectedBytes) { image in
+                    sink.intermediate(ImageLoadResult(image: image, cacheType: .none, url: url, isFinished: false))
+                }
+            }
+            var plain = progress
+            plain.data = nil
+            sink.progress(plain)
+        }
+    }
+
+    /// Maps a loader's error to the load's, and puts the URL on the failed-URL list when the delegate (or,
+    /// without one, the error being permanent) says so (MG-52, MG-22).
+    private func failure(_ error: any Error, _ request: LoadRequest) -> ImageLoadError {
+        let failure = loadError(error, url: request.url)
+        if failure.code != .cancelled, !Task.isCancelled {
+            let block = delegate?.imageManager(self, shouldBlockFailedURL: request.url, error: failure) ?? !failure.isTransient
+            if block { _ = state.withLock { $0.failedURLs.insert(request.url) } }
+        }
+        return failure
     }
 
     /// Scales, transforms and stores a downloaded image (MG-54…MG-58).
     private func process(_ downloaded: DownloadResult, _ request: LoadRequest) async throws(ImageLoadError) -> ImageLoadResult {
-        let original = scaled(downloaded.image, request)
+        let original = downloaded.image
         let image = try await transform(original, request)
         let extendedData = StoredResponseInfo(downloaded.response).encoded()
         if request.isDerived {
@@ -174,11 +220,6 @@ extension ImageManager {
                 throw ImageLoadError(.transformFailed, "\(transformer.transformerKey) failed", url: url, underlying: error)
             }
         }
-    }
-
-    /// Gives a decoded image the `@2x`/`@3x` scale of its key unless the request fixed one (CP-04, K-16).
-    private func scaled(_ image: Image, _ request: LoadRequest) -> Image {
-        request.decoding.scale == nil ? image.scaled(forKey: request.key) : image
     }
 
     /// Stores into memory before returning, and to disk either before returning (``ImageLoadOptions/waitStoreCache``)

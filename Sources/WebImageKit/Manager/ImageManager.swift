@@ -29,18 +29,29 @@ public final class ImageManager: Sendable {
         public var transformer: (any ImageTransforming)?
         /// The decoding options every load starts from.
         public var decodingOptions: ImageDecodingOptions
+        /// The coders that decode everything this manager loads, from the network, from disk and from cached
+        /// originals (a request's ``ImageLoadContext/coders`` overrides them); the one place to register a coder.
+        public var coders: ImageCodersManager
+        /// With ``ImageLoadOptions/progressiveLoad``: after a partial image, the next waits at least this long
+        /// (SPEC DL-02; default 100 ms). The first is shown as soon as something is decodable.
+        public var minimumProgressiveInterval: Duration
 
-        /// Creates a configuration; the defaults keep URLs as keys, store downloaded bytes and transform nothing.
+        /// Creates a configuration; the defaults keep URLs as keys, store downloaded bytes, transform nothing
+        /// and decode with every built-in coder.
         public init(
             cacheKeyFilter: (@Sendable (URL) -> String)? = nil,
             cacheSerializer: CacheSerializer? = nil,
             transformer: (any ImageTransforming)? = nil,
-            decodingOptions: ImageDecodingOptions = ImageDecodingOptions()
+            decodingOptions: ImageDecodingOptions = ImageDecodingOptions(),
+            coders: ImageCodersManager = .shared,
+            minimumProgressiveInterval: Duration = .milliseconds(100)
         ) {
             self.cacheKeyFilter = cacheKeyFilter
             self.cacheSerializer = cacheSerializer
             self.transformer = transformer
             self.decodingOptions = decodingOptions
+            self.coders = coders
+            self.minimumProgressiveInterval = minimumProgressiveInterval
         }
     }
 

@@ -16,6 +16,8 @@ struct LoadRequest: Sendable {
     let serializer: CacheSerializer?
     /// How downloads and originals are decoded.
     let decoding: ImageDecodingOptions
+    /// Where they are decoded: the manager's coders, or the context's.
+    let decodingStage: ImageDecodingStage
     let queryCacheType: ImageCacheType
     let storeCacheType: ImageCacheType
     let originalQueryCacheType: ImageCacheType
@@ -29,7 +31,7 @@ struct LoadRequest: Sendable {
         let perCaller: ImageLoadOptions = [.delayPlaceholder, .avoidAutoSetImage, .forceTransition, .lowPriority, .highPriority]
         return LoadKey(
             url: url, finalKey: finalKey, options: options.subtracting(perCaller).rawValue, decoding: decoding,
-            cache: ObjectIdentifier(cache), originalCache: ObjectIdentifier(originalCache),
+            coders: ObjectIdentifier(decodingStage.coders), cache: ObjectIdentifier(cache), originalCache: ObjectIdentifier(originalCache),
             cacheTypes: [queryCacheType, storeCacheType, originalQueryCacheType, originalStoreCacheType])
     }
 
@@ -51,6 +53,7 @@ struct LoadKey: Hashable, Sendable {
     let finalKey: String
     let options: Int
     let decoding: ImageDecodingOptions
+    let coders: ObjectIdentifier
     let cache: ObjectIdentifier
     let originalCache: ObjectIdentifier
     let cacheTypes: [ImageCacheType]
@@ -60,7 +63,8 @@ struct LoadKey: Hashable, Sendable {
     /// A key no other load has.
     static func solo(_ id: UInt64, url: URL) -> LoadKey {
         LoadKey(
-            url: url, finalKey: "", options: 0, decoding: ImageDecodingOptions(), cache: ObjectIdentifier(LoadKey.self),
+            url: url, finalKey: "", options: 0, decoding: ImageDecodingOptions(), coders: ObjectIdentifier(LoadKey.self),
+            cache: ObjectIdentifier(LoadKey.self),
             originalCache: ObjectIdentifier(LoadKey.self), cacheTypes: [], solo: id)
     }
 }
@@ -78,9 +82,7 @@ extension ImageManager {
             suffixes.append("thumbnail(\(size.width)x\(size.height),\(decoding.preserveAspectRatio ? "fit" : "fill"))")
         }
         // As in SDWebImage, scale-down is no part of the key: most images are under the budget and unchanged.
-        if options.contains(.scaleDownLargeImages), decoding.scaleDownLimitBytes == nil {
-            decoding.scaleDownLimitBytes = ImageDecodingOptions.defaultScaleDownLimitBytes
-        }
+        decoding = ImageDecodingStage.options(decoding, scalingDown: options.contains(.scaleDownLargeImages))
         if options.contains(.decodeFirstFrameOnly) {
             decoding.firstFrameOnly = true
             suffixes.append("firstFrame")
@@ -89,7 +91,6 @@ extension ImageManager {
             decoding.scale = scale
             suffixes.append("scale\(scale)")
         }
-        decoding.coders = context.coders ?? decoding.coders
         let transformer = context.transformer ?? configuration.transformer
         if let transformer, !transformer.transformerKey.isEmpty { suffixes.append(transformer.transformerKey) }
         let finalKey = suffixes.isEmpty ? key : ([key] + suffixes).joined(separator: "-")
@@ -107,6 +108,7 @@ extension ImageManager {
             url: url, options: options, key: key, finalKey: finalKey, cache: cache, originalCache: originalCache,
             loader: context.loader ?? loader, transformer: transformer,
             serializer: context.cacheSerializer ?? configuration.cacheSerializer, decoding: decoding,
+            decodingStage: ImageDecodingStage(coders: context.coders ?? configuration.coders),
             queryCacheType: queryCacheType, storeCacheType: storeCacheType,
             originalQueryCacheType: originalQueryCacheType, originalStoreCacheType: originalStoreCacheType,
             isShareable: shareable)

@@ -13,7 +13,7 @@ import WebImageTestSupport
         try await cache.store(ImageCacheFixture.opaque, forKey: "memory", cacheType: .memory)
         try await cache.store(ImageCacheFixture.opaque, forKey: "disk", cacheType: .disk)
         #expect(await cache.contains("both") == .memory)
-        #expect(await cache.diskData(forKey: "both") != nil)
+        #expect(await cache.storedData(forKey: "both")?.data != nil)
         #expect(await cache.contains("memory") == .memory)
         #expect(!(await cache.diskCache.contains("memory")))
         #expect(await cache.contains("disk") == .disk && cache.imageFromMemory(forKey: "disk") == nil)
@@ -28,7 +28,7 @@ import WebImageTestSupport
         }
         #expect(failure.map { $0 == nil } == true)
         #expect(cache.imageFromMemory(forKey: "k") === ImageCacheFixture.opaque)
-        #expect(await cache.diskData(forKey: "k") != nil)
+        #expect(await cache.storedData(forKey: "k")?.data != nil)
     }
 
     @Test func ic16AndK06WithoutDataAnImageWithAlphaIsStoredAsPNGAndAnOpaqueOneAsJPEG() async throws {
@@ -37,8 +37,8 @@ import WebImageTestSupport
         let cache = ImageCacheFixture.cache(root)
         try await cache.store(ImageCacheFixture.translucent, forKey: "alpha")
         try await cache.store(ImageCacheFixture.opaque, forKey: "opaque")
-        #expect(ImageFormat(detecting: try #require(await cache.diskData(forKey: "alpha"))) == .png)
-        #expect(ImageFormat(detecting: try #require(await cache.diskData(forKey: "opaque"))) == .jpeg)
+        #expect(ImageFormat(detecting: try #require(await cache.storedData(forKey: "alpha")?.data)) == .png)
+        #expect(ImageFormat(detecting: try #require(await cache.storedData(forKey: "opaque")?.data)) == .jpeg)
     }
 
     @Test func ic17TheOriginalBytesAreStoredAsGivenAndASerializerWinsOverThem() async throws {
@@ -47,7 +47,7 @@ import WebImageTestSupport
         let original = try ImageCacheFixture.png()
         let plain = ImageCacheFixture.cache(root, namespace: "plain")
         try await plain.store(ImageCacheFixture.opaque, data: original, forKey: "k")
-        #expect(await plain.diskData(forKey: "k") == original)
+        #expect(await plain.storedData(forKey: "k")?.data == original)
         let seen = LockedValue<String?>(nil)
         let serialized = ImageCacheFixture.cache(root, namespace: "serialized") { configuration in
             configuration.serializer = { _, data, key in
@@ -56,7 +56,7 @@ import WebImageTestSupport
             }
         }
         try await serialized.store(ImageCacheFixture.opaque, data: original, forKey: "k")
-        #expect(await serialized.diskData(forKey: "k") == Data("X".utf8) + original)
+        #expect(await serialized.storedData(forKey: "k")?.data == Data("X".utf8) + original)
         #expect(seen.withLock { $0 } == "k")
         try await serialized.store(nil, data: nil, forKey: "nothing")
         #expect(await serialized.contains("nothing") == .none)

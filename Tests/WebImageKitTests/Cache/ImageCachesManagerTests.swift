@@ -25,19 +25,19 @@ import WebImageTestSupport
         try await pair.low.store(nil, data: try ImageCacheFixture.png(), forKey: "low-only")
         try await pair.high.store(ImageCacheFixture.opaque, forKey: "both", cacheType: .memory)
         try await pair.low.store(ImageCacheFixture.translucent, forKey: "both", cacheType: .memory)
-        #expect(await pair.manager.image(forKey: "both")?.image === ImageCacheFixture.opaque)
-        #expect(await pair.manager.image(forKey: "low-only")?.cacheType == .disk)
-        #expect(await pair.manager.image(forKey: "missing") == nil)
+        #expect(pair.manager.imageFromMemory(forKey: "both") === ImageCacheFixture.opaque)
+        #expect(await pair.manager.storedData(forKey: "low-only")?.data == (try ImageCacheFixture.png()))
+        #expect(await pair.manager.storedData(forKey: "missing") == nil)
     }
 
     @Test func highestOnlyAndLowestOnlyQueriesAskOneCache() async throws {
         let pair = try Pair()
         defer { pair.root.remove() }
-        try await pair.low.store(ImageCacheFixture.opaque, forKey: "k", cacheType: .memory)
+        try await pair.low.store(nil, data: try ImageCacheFixture.png(), forKey: "k")
         pair.manager.queryPolicy = .highestOnly
-        #expect(await pair.manager.image(forKey: "k") == nil)
+        #expect(await pair.manager.storedData(forKey: "k") == nil)
         pair.manager.queryPolicy = .lowestOnly
-        #expect(await pair.manager.image(forKey: "k")?.image === ImageCacheFixture.opaque)
+        #expect(await pair.manager.storedData(forKey: "k")?.data == (try ImageCacheFixture.png()))
     }
 
     @Test func aConcurrentQueryReturnsAHitFromWhicheverCacheHasIt() async throws {
@@ -45,8 +45,8 @@ import WebImageTestSupport
         defer { pair.root.remove() }
         pair.manager.queryPolicy = .concurrent
         try await pair.low.store(nil, data: try ImageCacheFixture.png(), forKey: "k")
-        #expect(await pair.manager.image(forKey: "k")?.cacheType == .disk)
-        #expect(await pair.manager.image(forKey: "missing") == nil)
+        #expect(await pair.manager.storedData(forKey: "k")?.cacheType == .disk)
+        #expect(await pair.manager.storedData(forKey: "missing") == nil)
     }
 
     @Test func storesGoToTheHighestCacheByDefaultAndToAllWhenAsked() async throws {

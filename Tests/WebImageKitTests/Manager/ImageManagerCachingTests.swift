@@ -119,7 +119,7 @@ import WebImageTestSupport
         var context = ImageLoadContext()
         context.cacheSerializer = { _, data, _ in data.map { Data("prefix".utf8) + $0 } }
         _ = try await fixture.manager.loadImage(from: url, options: [.waitStoreCache], context: context)
-        let stored = try #require(await fixture.cache.diskData(forKey: url.absoluteString))
+        let stored = try #require(await fixture.cache.storedData(forKey: url.absoluteString)?.data)
         #expect(stored.starts(with: Data("prefix".utf8)))
     }
 

@@ -224,18 +224,32 @@ import WebImageTestSupport
         #expect(try await fixture.manager.loadImage(from: url, context: context).image.scale == 3)
     }
 
+    /// A 64×48 PNG of noise: half its bytes hold whole rows.
+    static let noisePNG: Data = {
+        var pixels = PixelBuffer(width: 64, height: 48)
+        var seed: UInt32 = 7
+        for y in 0..<48 {
+            for x in 0..<64 {
+                seed = seed &* 1_103_515_245 &+ 12_345
+                pixels[x, y] = RGBA(red: UInt8(truncatingIfNeeded: seed >> 16), green: UInt8(truncatingIfNeeded: seed >> 8), blue: 9)
+            }
+        }
+        return (try? ImageCodersManager.shared.encode(Image(pixels: pixels), as: .png, options: ImageEncodingOptions())) ?? Data()
+    }()
+
     @Test func mg58ProgressiveLoadsDeliverPartialImagesThatAreNeverCached() async throws {
         let fixture = try ManagerFixture()
         defer { fixture.remove() }
         let url = MockLoader.url("progressive.png")
-        fixture.loader.serve(url, width: 8, height: 6)
-        fixture.loader.sendPartial(Image(pixels: PixelBuffer(width: 8, height: 6, fill: RGBA(red: 1, green: 1, blue: 1))))
+        fixture.loader.state.withLock { $0.replies[url] = .image(Self.noisePNG, etag: nil) }
+        fixture.loader.sendPartialData()
         fixture.loader.hold()
         let deliveries = Deliveries()
         fixture.manager.loadImage(with: url, options: [.progressiveLoad], completed: deliveries.completion)
-        fixture.loader.release()
-        let partial = try #require(await deliveries.next()).get()
+        let partial = try #require(await deliveries.next()).get()   // decoded from the first half of the bytes
         #expect(!partial.isFinished)
+        #expect(partial.image.pixelSize == PixelSize(width: 64, height: 48))
+        fixture.loader.release()
         let whole = try #require(await deliveries.next()).get()
         #expect(whole.isFinished)
         #expect(fixture.cache.imageFromMemory(forKey: url.absoluteString) === whole.image)

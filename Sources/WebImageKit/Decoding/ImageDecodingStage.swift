@@ -1,0 +1,40 @@
+import Foundation
+import WebImageCore
+
+/// The one place WebImageKit turns loaded or stored bytes into an ``Image`` (issue 13): the manager's
+/// pipeline (network, `file:`, `data:`, disk hits, images derived from cached originals), the cache's own
+/// queries and the downloader's ``ImageDownloader/image(for:options:decoding:progress:)`` all call it.
+///
+/// It decodes on ``WorkerThreads/processing`` (one thread per core, never Swift's cooperative pool), with
+/// the coders it was made with, and gives the image the `@2x`/`@3x` scale of its key unless the options
+/// fix one (SPEC CP-04, K-16). The scale-down default of ``DownloadOptions/scaleDownLargeImages`` and
+/// ``ImageLoadOptions/scaleDownLargeImages`` is filled in by ``options(_:scalingDown:)``, also only here.
+struct ImageDecodingStage: Sendable {
+    /// The coders every decode of this stage uses.
+    let coders: ImageCodersManager
+
+    /// Decodes `data` on the decoding threads.
+    /// - Parameter key: the cache key whose `@2x`/`@3x` suffix gives the scale; `nil` keeps the options' scale.
+    func decode(_ data: Data, key: String?, options: ImageDecodingOptions) async throws -> Image {
+        try await WorkerThreads.processing.run { [self] () throws -> Image in
+            try decodeHere(data, key: key, options: options)
+        }
+    }
+
+    /// Decodes `data` on the calling thread: for work that already runs on the decoding threads, or for a
+    /// caller that asked for a synchronous answer and is not on Swift's cooperative pool.
+    func decodeHere(_ data: Data, key: String?, options: ImageDecodingOptions) throws -> Image {
+        let image = try coders.decode(data, options: options)
+        guard options.scale == nil, let key else { return image }
+        return image.scaled(forKey: key)
+    }
+
+    /// `options` with the seeds' 60 MB scale-down budget filled in when `scalingDown` and none was set.
+    static func options(_ options: ImageDecodingOptions, scalingDown: Bool) -> ImageDecodingOptions {
+        var options = options
+        if scalingDown, options.scaleDownLimitBytes == nil {
+            options.scaleDownLimitBytes = ImageDecodingOptions.defaultScaleDownLimitBytes
+        }
+        return options
+    }
+}
