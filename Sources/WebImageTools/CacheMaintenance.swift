@@ -7,7 +7,7 @@ package import WebImageKit
 /// let report = try CacheMaintenance.clean(root: nil, namespace: "default")
 /// ```
 package enum CacheMaintenance {
-    /// The storage for `<root>/<namespace>`; `root` `nil` is ``DiskStorage/defaultRoot(environment:)``.
+    /// The storage for `<root>/<namespace>`; `root` `nil` is ``DiskCache/defaultRoot(environment:)``.
     package static func storage(
         root: URL?, namespace: String, configuration: DiskCacheConfiguration = DiskCacheConfiguration()
     ) -> DiskStorage {

@@ -2,30 +2,30 @@ import Dispatch
 public import Foundation
 
 /// A disk cache whose file I/O never runs on Swift's cooperative thread pool: every operation runs on the
-/// cache's own serial dispatch queue (SDWebImage's `ioQueue`, SPEC DC-04, IC-32), behind `async` functions,
-/// or blocking the caller through ``sync(_:)`` (the `queryDiskDataSync` path, IC-02).
+/// cache's own serial dispatch queue (SDWebImage's `ioQueue`, SPEC DC-04, IC-32), behind `async` functions.
 ///
 /// One queue per cache serialises its stores, removals and cleans, so a clean never races a store of the
-/// same cache. The file rules (names, atomic writes, extended data, expiry) are those of ``DiskStorage``.
+/// same cache. Entries are written atomically (a temporary file, then a rename), under the MD5 of their key,
+/// with optional extended data in an extended attribute; ``clean()`` removes expired entries, then the
+/// least recently used ones beyond the size limit.
 ///
 /// ```swift
 /// let disk = DiskCache(namespace: "default")
 /// try await disk.store(data, forKey: key, extendedData: validators)
 /// if let entry = await disk.entry(forKey: key) { … }
-/// let hit = disk.sync { $0.data(forKey: key) }     // blocking, for callers that asked for it
 /// ```
 public final class DiskCache: Sendable {
     /// The file operations this cache runs on its queue.
-    public let storage: DiskStorage
+    package let storage: DiskStorage
     private let queue: DispatchQueue
 
     /// Creates a cache over `storage`.
-    public init(storage: DiskStorage) {
+    package init(storage: DiskStorage) {
         self.storage = storage
         self.queue = DispatchQueue(label: "webimagekit.diskcache.\(storage.directory.lastPathComponent)", qos: .utility)
     }
 
-    /// Creates a cache on `<root>/<namespace>`; `root` defaults to ``DiskStorage/defaultRoot(environment:)``.
+    /// Creates a cache on `<root>/<namespace>`; `root` defaults to ``defaultRoot(environment:)``.
     public convenience init(
         namespace: String = "default",
         root: URL? = nil,
@@ -37,16 +37,24 @@ public final class DiskCache: Sendable {
     /// The main directory.
     public var directory: URL { storage.directory }
 
+    /// Where caches live when no root is given: `$XDG_CACHE_HOME/webimagekit`, else `~/.cache/webimagekit`.
+    public static func defaultRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        DiskStorage.defaultRoot(environment: environment)
+    }
+
+    /// The file that holds (or would hold) `key`'s entry: the MD5 of the key plus its extension (SPEC IC-13).
+    public func fileURL(forKey key: String) -> URL { storage.fileURL(forKey: key) }
+
     /// Runs `body` on the I/O queue and waits for it, blocking the calling thread.
     ///
     /// Use it only where a synchronous answer was asked for; never call it from inside another `sync` body.
-    public func sync<T, E: Error>(_ body: (DiskStorage) throws(E) -> T) throws(E) -> T {
+    package func sync<T, E: Error>(_ body: (DiskStorage) throws(E) -> T) throws(E) -> T {
         let result: Result<T, E> = queue.sync { Result { () throws(E) -> T in try body(storage) } }
         return try result.get()
     }
 
     /// Queues `body` on the I/O queue without waiting: for callback-style callers.
-    public func enqueue(_ body: @escaping @Sendable (DiskStorage) -> Void) {
+    package func enqueue(_ body: @escaping @Sendable (DiskStorage) -> Void) {
         queue.async { [storage] in body(storage) }
     }
 
@@ -69,7 +77,7 @@ public final class DiskCache: Sendable {
 }
 
 extension DiskCache {
-    /// The bytes stored for `key`, or `nil` on a miss (see ``DiskStorage/data(forKey:)``).
+    /// The bytes stored for `key`, or `nil` on a miss.
     public func data(forKey key: String) async -> Data? {
         await run { $0.data(forKey: key) }
     }
@@ -89,7 +97,7 @@ extension DiskCache {
         await run { $0.extendedData(forKey: key) }
     }
 
-    /// Stores `data` (and optional extended data) for `key` atomically (see ``DiskStorage/store(_:forKey:extendedData:)``).
+    /// Stores `data` (and optional extended data) for `key` atomically.
     public func store(_ data: Data, forKey key: String, extendedData: Data? = nil) async throws(DiskCacheError) {
         try await run { (storage: DiskStorage) throws(DiskCacheError) in
             try storage.store(data, forKey: key, extendedData: extendedData)
@@ -108,7 +116,7 @@ extension DiskCache {
         try await run { (storage: DiskStorage) throws(DiskCacheError) in try storage.remove(forKey: key) }
     }
 
-    /// Removes expired entries, then trims by size (see ``DiskStorage/clean()``).
+    /// Removes expired entries, then trims by size.
     @discardableResult
     public func clean() async throws(DiskCacheError) -> DiskCleanResult {
         try await run { (storage: DiskStorage) throws(DiskCacheError) in try storage.clean() }
@@ -119,7 +127,7 @@ extension DiskCache {
         try await run { (storage: DiskStorage) throws(DiskCacheError) in try storage.clear() }
     }
 
-    /// The bytes allocated on disk for all entries (see ``DiskStorage/totalSize()``).
+    /// The bytes allocated on disk for all entries.
     public func totalSize() async throws(DiskCacheError) -> Int {
         try await run { (storage: DiskStorage) throws(DiskCacheError) in try storage.totalSize() }
     }

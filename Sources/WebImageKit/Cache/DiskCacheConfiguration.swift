@@ -1,6 +1,6 @@
 public import Foundation
 
-/// The expiry and size rules of a ``DiskStorage`` (SPEC CF-07…CF-09, DC-06/DC-07, K-02).
+/// The expiry and size rules of a ``DiskCache`` (SPEC CF-07…CF-09, DC-06/DC-07, K-02).
 ///
 /// ```swift
 /// var configuration = DiskCacheConfiguration()
@@ -30,10 +30,10 @@ public struct DiskCacheConfiguration: Sendable, Equatable {
         case sidecarFile
     }
 
-    /// Entries whose ``expirationDate`` is older than this are removed by ``DiskStorage/clean()``;
+    /// Entries whose ``expirationDate`` is older than this are removed by ``DiskCache/clean()``;
     /// `nil` means no age limit. Default: one week (SDWebImage's `maxCacheAge`).
     public var maxAge: Duration?
-    /// When the entries take more than this many bytes (allocated on disk), ``DiskStorage/clean()``
+    /// When the entries take more than this many bytes (allocated on disk), ``DiskCache/clean()``
     /// deletes the oldest until they take less than half of it; 0 means unlimited.
     ///
     /// Default: 1 GiB. SDWebImage's default is 0 (unlimited); a bounded default keeps a long-running

@@ -1,4 +1,4 @@
-/// The error every ``DiskStorage`` and ``DiskCache`` operation throws: what failed, on which path, and why.
+/// The error every ``DiskCache`` operation throws: what failed, on which path, and why.
 ///
 /// Match on ``code``; ``posixErrorCode`` carries the `errno` when a system call failed, and
 /// ``underlying`` the Foundation error when a `FileManager` call did.

@@ -1,4 +1,4 @@
-/// What ``DiskStorage/clean()`` did: how much it removed and how much is left.
+/// What ``DiskCache/clean()`` did: how much it removed and how much is left.
 public struct DiskCleanResult: Sendable, Equatable {
     /// Entries removed because they were older than ``DiskCacheConfiguration/maxAge``.
     public var expiredCount: Int

@@ -30,7 +30,7 @@ extension DiskStorage {
     /// Sizes are allocated bytes (`st_blocks × 512`, like `NSURLTotalFileAllocatedSizeKey`). Hidden files
     /// other than the cache's own and subdirectories are left alone; read-only directories are never cleaned.
     @discardableResult
-    public func clean() throws(DiskCacheError) -> DiskCleanResult {
+    package func clean() throws(DiskCacheError) -> DiskCleanResult {
         let listing = try list()
         var result = DiskCleanResult()
         for leftover in listing.leftovers where POSIXFile.unlink(directoryPath + "/" + leftover) == nil {
@@ -67,7 +67,7 @@ extension DiskStorage {
     }
 
     /// Deletes the main directory with everything in it and creates it again, empty (SPEC IC-28, DC-09, K-08).
-    public func clear() throws(DiskCacheError) {
+    package func clear() throws(DiskCacheError) {
         do {
             if FileManager.default.fileExists(atPath: directoryPath) {
                 try FileManager.default.removeItem(atPath: directoryPath)
@@ -81,12 +81,12 @@ extension DiskStorage {
 
     /// The bytes allocated on disk for all entries of the main directory and their sidecar files
     /// (temporary files of stores in progress are not counted); 0 when the directory does not exist.
-    public func totalSize() throws(DiskCacheError) -> Int {
+    package func totalSize() throws(DiskCacheError) -> Int {
         try list().entries.reduce(0) { $0 + $1.size }
     }
 
     /// The number of entries in the main directory (not temporary or sidecar files); 0 when it does not exist.
-    public func count() throws(DiskCacheError) -> Int {
+    package func count() throws(DiskCacheError) -> Int {
         try list().entries.count
     }
 

@@ -9,7 +9,7 @@ extension DiskStorage {
     /// entry or the new one, never a mix. Extended data is an extended attribute set before the rename
     /// (atomic with the bytes); where the file system refuses it, a sidecar file written just after the
     /// rename. A missing directory is created (again). On failure nothing partial is left behind.
-    public func store(_ data: Data, forKey key: String, extendedData: Data? = nil) throws(DiskCacheError) {
+    package func store(_ data: Data, forKey key: String, extendedData: Data? = nil) throws(DiskCacheError) {
         let name = CacheFileName.name(forKey: key)
         let attribute = configuration.extendedDataStorage == .automatic ? extendedData : nil
         let attributeSet = try writeAtomically(data, name: name, attribute: attribute)
@@ -29,7 +29,7 @@ extension DiskStorage {
 
     /// Replaces the extended data of `key`'s entry in the main directory (for example new validators after
     /// a 304), or removes it when `extendedData` is `nil`; throws ``DiskCacheError/Code/notFound`` without an entry.
-    public func setExtendedData(_ extendedData: Data?, forKey key: String) throws(DiskCacheError) {
+    package func setExtendedData(_ extendedData: Data?, forKey key: String) throws(DiskCacheError) {
         let candidate = candidates(forKey: key).first { candidate in
             guard candidate.isMain, case .success(let status) = POSIXFile.status(candidate.path) else { return false }
             return status.isRegularFile
@@ -64,7 +64,7 @@ extension DiskStorage {
 
     /// Removes `key`'s entry (both file-name forms and their sidecars) from the main directory; read-only
     /// directories are never touched (K-08). Removing a missing entry is not an error.
-    public func remove(forKey key: String) throws(DiskCacheError) {
+    package func remove(forKey key: String) throws(DiskCacheError) {
         let names = Set([CacheFileName.name(forKey: key), CacheFileName.nameWithoutExtension(forKey: key)])
         for name in names {
             for path in [directoryPath + "/" + name, directoryPath + "/" + Self.sidecarName(for: name)] {

@@ -13,16 +13,16 @@ public import Foundation
 /// try storage.store(pngData, forKey: "https://example.com/a.png", extendedData: validators)
 /// let entry = storage.entry(forKey: "https://example.com/a.png")
 /// ```
-public struct DiskStorage: Sendable {
+package struct DiskStorage: Sendable {
     /// The prefix of temporary files; they are hidden, never returned by lookups, and removed by ``clean()``.
     static let temporaryPrefix = ".tmp-"
     /// The suffix of sidecar files holding extended data where extended attributes are unavailable.
     static let sidecarSuffix = ".ext"
 
     /// The main directory: stores go here, lookups search it first.
-    public let directory: URL
+    package let directory: URL
     /// The expiry, size and storage rules.
-    public let configuration: DiskCacheConfiguration
+    package let configuration: DiskCacheConfiguration
     let now: @Sendable () -> Date
     let directoryPath: String
     let readOnlyPaths: [String]
@@ -32,7 +32,7 @@ public struct DiskStorage: Sendable {
     ///   - directory: the directory entries are written to.
     ///   - configuration: the expiry, size and storage rules.
     ///   - now: the clock expiry is measured against; tests inject their own.
-    public init(
+    package init(
         directory: URL,
         configuration: DiskCacheConfiguration = DiskCacheConfiguration(),
         now: @escaping @Sendable () -> Date = { Date() }
@@ -45,7 +45,7 @@ public struct DiskStorage: Sendable {
     }
 
     /// Creates a storage on `<root>/<namespace>`; `root` defaults to ``defaultRoot(environment:)``.
-    public init(
+    package init(
         namespace: String = "default",
         root: URL? = nil,
         configuration: DiskCacheConfiguration = DiskCacheConfiguration(),
@@ -58,7 +58,7 @@ public struct DiskStorage: Sendable {
 
     /// `$XDG_CACHE_HOME/webimagekit` when that variable holds an absolute path, else `~/.cache/webimagekit`
     /// (the XDG base directory rule), else a folder in the temporary directory when there is no home.
-    public static func defaultRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+    package static func defaultRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
             return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("webimagekit", isDirectory: true)
         }
@@ -71,7 +71,7 @@ public struct DiskStorage: Sendable {
 
     /// The directory name for a namespace: characters other than ASCII letters, digits, `-` and `_`
     /// become `_`, so a namespace can never leave the root; an empty namespace becomes `default`.
-    public static func directoryName(forNamespace namespace: String) -> String {
+    package static func directoryName(forNamespace namespace: String) -> String {
         guard !namespace.isEmpty else { return "default" }
         let safe = namespace.unicodeScalars.map { scalar -> Character in
             scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_")
@@ -81,15 +81,15 @@ public struct DiskStorage: Sendable {
     }
 
     /// The file name of `key`'s entry: 32 hex digits of its MD5, plus its extension if it has a short one (K-05).
-    public static func fileName(forKey key: String) -> String { CacheFileName.name(forKey: key) }
+    package static func fileName(forKey key: String) -> String { CacheFileName.name(forKey: key) }
 
     /// Where a store of `key` writes its file, in the main directory.
-    public func fileURL(forKey key: String) -> URL {
+    package func fileURL(forKey key: String) -> URL {
         directory.appendingPathComponent(Self.fileName(forKey: key), isDirectory: false)
     }
 
     /// The bytes stored for `key`, or `nil` when no readable entry exists; a file that cannot be read is a miss.
-    public func data(forKey key: String) -> Data? {
+    package func data(forKey key: String) -> Data? {
         for candidate in candidates(forKey: key) {
             if case .success(let data) = POSIXFile.read(candidate.path, touch: touches(candidate)) { return data }
         }
@@ -97,7 +97,7 @@ public struct DiskStorage: Sendable {
     }
 
     /// The bytes and extended data stored for `key`, or `nil` on a miss.
-    public func entry(forKey key: String) -> DiskCacheEntry? {
+    package func entry(forKey key: String) -> DiskCacheEntry? {
         for candidate in candidates(forKey: key) {
             guard case .success(let data) = POSIXFile.read(candidate.path, touch: touches(candidate)) else { continue }
             let extended = readExtendedData(directory: candidate.directory, name: candidate.name)
@@ -107,7 +107,7 @@ public struct DiskStorage: Sendable {
     }
 
     /// Whether an entry for `key` exists in the main or a read-only directory.
-    public func contains(_ key: String) -> Bool {
+    package func contains(_ key: String) -> Bool {
         candidates(forKey: key).contains { candidate in
             if case .success(let status) = POSIXFile.status(candidate.path) { return status.isRegularFile }
             return false
@@ -115,7 +115,7 @@ public struct DiskStorage: Sendable {
     }
 
     /// The extended data stored with `key`'s entry, or `nil` when there is no entry or it has none.
-    public func extendedData(forKey key: String) -> Data? {
+    package func extendedData(forKey key: String) -> Data? {
         for candidate in candidates(forKey: key) {
             guard case .success(let status) = POSIXFile.status(candidate.path), status.isRegularFile else { continue }
             return readExtendedData(directory: candidate.directory, name: candidate.name)

@@ -24,9 +24,6 @@ extension ImageCache {
             return CacheQueryResult(image: memoryImage, cacheType: .memory)
         }
         guard cacheType.includesDisk else { return nil }
-        if isSynchronous(options, memoryHit: memoryImage != nil) {
-            return decodeHit(diskCache.sync { $0.entry(forKey: key) }, key: key, decoding: decoding, memoryImage: memoryImage)
-        }
         let operation = CacheQueryOperation()
         // Only the read is queued; decoding happens here, so that disk hits decode side by side.
         let entry: DiskCacheEntry? = await withTaskCancellationHandler {
@@ -65,8 +62,9 @@ extension ImageCache {
             return nil
         }
         if isSynchronous(options, memoryHit: memoryImage != nil) {
-            let entry = diskCache.sync { $0.entry(forKey: key) }
-            completion(decodeHit(entry, key: key, decoding: decoding, memoryImage: memoryImage))
+            // Read and decode here, on the caller's thread, without waiting for the I/O queue: reads are
+            // safe beside the queue's writes, which replace files atomically.
+            completion(decodeHit(diskCache.storage.entry(forKey: key), key: key, decoding: decoding, memoryImage: memoryImage))
             return nil
         }
         let operation = CacheQueryOperation()

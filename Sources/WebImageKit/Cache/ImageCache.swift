@@ -14,7 +14,7 @@ public import Foundation
 /// if let hit = await cache.image(forKey: url.absoluteString) { use(hit.image, hit.cacheType) }
 /// ```
 public final class ImageCache: Sendable {
-    /// The cache of the `"default"` namespace under ``DiskStorage/defaultRoot(environment:)`` (IC-08).
+    /// The cache of the `"default"` namespace under ``DiskCache/defaultRoot(environment:)`` (IC-08).
     public static let shared = ImageCache(namespace: "default")
 
     /// The namespace: the disk directory's name under the root.
@@ -36,7 +36,7 @@ public final class ImageCache: Sendable {
     /// Creates a cache whose disk directory is `<root>/<namespace>` (IC-09…IC-11).
     /// - Parameters:
     ///   - namespace: the directory name; characters outside `[A-Za-z0-9_-]` become `_`.
-    ///   - root: the parent directory; `nil` is ``DiskStorage/defaultRoot(environment:)``.
+    ///   - root: the parent directory; `nil` is ``DiskCache/defaultRoot(environment:)``.
     ///   - configuration: the memory and disk settings.
     ///   - coders: the coders for disk hits and stores; default `ImageCodersManager.shared`.
     public init(

@@ -68,6 +68,14 @@ public final class ImageCachesManager: ImageCaching {
         return nil
     }
 
+    /// The stored bytes of `key` from the first cache, in priority order, that has them, read on the calling thread.
+    public func storedDataSynchronously(forKey key: String) -> Data? {
+        for cache in caches {
+            if let data = cache.storedDataSynchronously(forKey: key) { return data }
+        }
+        return nil
+    }
+
     /// The stored bytes of `key`, looked up in the caches chosen by ``queryPolicy``: one after another
     /// (the first hit wins) or all at once (the first to answer with a hit wins).
     public func storedData(forKey key: String, cacheType: ImageCacheType = .disk) async -> CacheQueryResult? {

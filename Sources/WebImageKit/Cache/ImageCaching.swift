@@ -18,6 +18,10 @@ public protocol ImageCaching: AnyObject, Sendable {
     /// from these, and derives new thumbnails and transforms from an original it already has.
     func storedData(forKey key: String, cacheType: ImageCacheType) async -> CacheQueryResult?
 
+    /// The stored bytes of `key` read on the calling thread, for a caller that asked for a synchronous answer
+    /// (``ImageLoadOptions/queryDiskDataSync``, MG-15); `nil` on a miss or for a cache that cannot (the default).
+    func storedDataSynchronously(forKey key: String) -> Data?
+
     /// Stores an image and/or its encoded bytes (and optional extended data) for `key`.
     func store(
         _ image: Image?, data: Data?, forKey key: String, extendedData: Data?, cacheType: ImageCacheType
@@ -35,9 +39,15 @@ public protocol ImageCaching: AnyObject, Sendable {
 
 extension ImageCaching {
     public func imageFromMemory(forKey key: String) -> Image? { nil }
+    public func storedDataSynchronously(forKey key: String) -> Data? { nil }
 }
 
 extension ImageCache: ImageCaching {
+    /// The disk entry's bytes, read on the calling thread (safe beside the I/O queue's atomic writes).
+    public func storedDataSynchronously(forKey key: String) -> Data? {
+        diskCache.storage.data(forKey: key)
+    }
+
     /// The disk entry's bytes and extended data (the memory cache keeps no bytes).
     public func storedData(forKey key: String, cacheType: ImageCacheType = .disk) async -> CacheQueryResult? {
         guard cacheType.includesDisk, let entry = await diskCache.entry(forKey: key) else { return nil }

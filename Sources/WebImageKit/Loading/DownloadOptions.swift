@@ -12,14 +12,9 @@ public struct DownloadOptions: OptionSet, Sendable, Hashable {
 
     /// Start after normal and high priority downloads (SPEC DL-01).
     public static let lowPriority = DownloadOptions(rawValue: 1 << 0)
-    /// Deliver partial images while bytes arrive to the `partial` callback (SPEC DL-02, K-11).
+    /// Hand the bytes so far to the caller's progress callback (``DownloadProgress/data``), so that partial
+    /// images can be decoded while bytes arrive (SPEC DL-02, K-11); ``ImageManager`` does it with ``ImageLoadOptions/progressiveLoad``.
     public static let progressiveLoad = DownloadOptions(rawValue: 1 << 1)
-    /// Accepted for the seeds' sake: conditional requests are made with ``ImageDownloader/revalidate(_:validators:options:decoding:progress:)`` (SPEC DL-03).
-    public static let useURLCache = DownloadOptions(rawValue: 1 << 2)
-    /// Accepted for the seeds' sake: ``RevalidationResult/notModified(_:)`` is how "not modified" is reported (SPEC DL-04).
-    public static let ignoreCachedResponse = DownloadOptions(rawValue: 1 << 3)
-    /// Has no meaning on Linux, where a process has no background state: accepted and ignored (SPEC DL-05).
-    public static let continueInBackground = DownloadOptions(rawValue: 1 << 4)
     /// Send and store cookies with the downloader's in-memory ``ImageDownloader/cookies`` jar (SPEC DL-06, DL-53).
     public static let handleCookies = DownloadOptions(rawValue: 1 << 5)
     /// Accept untrusted TLS certificates for this request only (SPEC DL-07, section 16 note 1).

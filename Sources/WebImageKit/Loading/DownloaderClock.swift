@@ -5,20 +5,20 @@
 /// var configuration = ImageDownloader.Configuration()
 /// configuration.clock = DownloaderClock(now: { .zero }, sleep: { _ in })  // time stands still
 /// ```
-public struct DownloaderClock: Sendable {
+package struct DownloaderClock: Sendable {
     /// The time elapsed since some fixed, arbitrary origin; it never goes backwards.
-    public var now: @Sendable () -> Duration
+    package var now: @Sendable () -> Duration
     /// Waits for the given duration, throwing `CancellationError` when the task is cancelled.
-    public var sleep: @Sendable (Duration) async throws -> Void
+    package var sleep: @Sendable (Duration) async throws -> Void
 
     /// Creates a clock from its two functions.
-    public init(now: @escaping @Sendable () -> Duration, sleep: @escaping @Sendable (Duration) async throws -> Void) {
+    package init(now: @escaping @Sendable () -> Duration, sleep: @escaping @Sendable (Duration) async throws -> Void) {
         self.now = now
         self.sleep = sleep
     }
 
     /// The real, monotonic clock (`ContinuousClock`).
-    public static let continuous: DownloaderClock = {
+    package static let continuous: DownloaderClock = {
         let origin = ContinuousClock.now
         return DownloaderClock(
             now: { ContinuousClock.now - origin },

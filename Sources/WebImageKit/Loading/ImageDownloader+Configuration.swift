@@ -72,13 +72,10 @@ extension ImageDownloader {
         /// default, uses the process-wide NIO singleton group, which is never shut down.
         public var eventLoopThreads: Int?
 
-        /// The shortest time between two partial images of one download (default 100 ms), measured
-        /// on ``clock`` (SPEC DL-02). The first partial image is delivered as soon as one is decodable.
-        public var minimumProgressiveInterval: Duration = .milliseconds(100)
         /// Whether and how transient failures are retried (default `nil`: never) (issue item 8).
         public var retryPolicy: RetryPolicy?
-        /// The time source for throttling and retry back-off (default the real continuous clock).
-        public var clock: DownloaderClock = .continuous
+        /// The time source of retry back-off (default the real continuous clock; tests replace it).
+        package var clock: DownloaderClock = .continuous
 
         /// Rewrites the headers of each request, given its URL and the headers built so far (configured
         /// headers, credentials, validators, cookies); default none (SPEC DL-14, DL-24, DL-54).

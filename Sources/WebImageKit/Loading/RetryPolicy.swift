@@ -5,7 +5,7 @@
 /// failures, 408, 429, 502, 503, 504). The wait before retry *n* (1-based) is
 /// `initialDelay × multiplier^(n-1)`, capped at ``maximumDelay`` and spread by ±``jitter``; when the
 /// server sent `Retry-After` (seconds) with a 429 or 503, that wait is used instead, unless it exceeds
-/// ``maximumRetryAfter``, in which case the failure is final. Waits use the downloader's ``DownloaderClock``.
+/// ``maximumRetryAfter``, in which case the failure is final. Waits use the downloader's clock.
 ///
 /// ```swift
 /// var configuration = ImageDownloader.Configuration()

@@ -20,8 +20,6 @@ public struct ImageLoadOptions: OptionSet, Sendable, Hashable {
     /// Deliver the cached image first, then revalidate it with its stored ETag/Last-Modified: unchanged
     /// means no second result; changed means a second result with the new image (MG-05, MG-48, MG-55).
     public static let refreshCached = ImageLoadOptions(rawValue: 1 << 4)
-    /// Accepted for source compatibility; there is no app background on Linux (MG-06).
-    public static let continueInBackground = ImageLoadOptions(rawValue: 1 << 5)
     /// Send and keep cookies with the downloader's cookie jar (MG-07).
     public static let handleCookies = ImageLoadOptions(rawValue: 1 << 6)
     /// Skip TLS certificate verification for this request only; for tests (MG-08).
@@ -49,15 +47,9 @@ public struct ImageLoadOptions: OptionSet, Sendable, Hashable {
     public static let fromLoaderOnly = ImageLoadOptions(rawValue: 1 << 17)
     /// Decode only the first frame of an animation, as a still image.
     public static let decodeFirstFrameOnly = ImageLoadOptions(rawValue: 1 << 18)
-    /// Every frame of an animation is decoded when it loads: this is always the case here (the decoders
-    /// produce all frames; `AnimatedImagePlayer` is the way to decode frames on demand instead).
-    public static let preloadAllFrames = ImageLoadOptions(rawValue: 1 << 19)
     /// Deliver the result only after it is stored on disk (by default the disk write finishes afterwards;
     /// the memory cache is always filled before the result is delivered).
     public static let waitStoreCache = ImageLoadOptions(rawValue: 1 << 20)
-    /// Accepted for source compatibility: images are always decoded to pixels off the caller's thread,
-    /// since there is no render server to defer decoding to on Linux.
-    public static let avoidDecodeImage = ImageLoadOptions(rawValue: 1 << 21)
     /// Binding: run the transition even for images from the cache (K-01 ForceTransition).
     public static let forceTransition = ImageLoadOptions(rawValue: 1 << 22)
 
@@ -66,19 +58,10 @@ public struct ImageLoadOptions: OptionSet, Sendable, Hashable {
         var options: DownloadOptions = []
         let mapping: [(ImageLoadOptions, DownloadOptions)] = [
             (.lowPriority, .lowPriority), (.highPriority, .highPriority), (.progressiveLoad, .progressiveLoad),
-            (.continueInBackground, .continueInBackground), (.handleCookies, .handleCookies),
+            (.handleCookies, .handleCookies),
             (.allowInvalidSSLCertificates, .allowInvalidSSLCertificates), (.scaleDownLargeImages, .scaleDownLargeImages),
         ]
         for (load, download) in mapping where contains(load) { options.insert(download) }
-        return options
-    }
-
-    /// The cache query flags these options imply (K-01).
-    var cacheOptions: ImageCacheOptions {
-        var options: ImageCacheOptions = []
-        if contains(.queryMemoryData) { options.insert(.queryMemoryData) }
-        if contains(.queryMemoryDataSync) { options.insert(.queryMemoryDataSync) }
-        if contains(.queryDiskDataSync) { options.insert(.queryDiskDataSync) }
         return options
     }
 }

@@ -41,6 +41,10 @@ extension ImageManager {
         case .run(let resolved):
             request = resolved
         }
+        if let hit = synchronousHit(request) {
+            completed(.success(hit))
+            return finishedOperation(url: url)
+        }
         let operation = register(url: url)
         start(request, operation, progress: progress, intermediate: { completed(.success($0)) }) { result in
             switch result {
@@ -132,6 +136,28 @@ extension ImageManager {
             return .done(.success(ImageLoadResult(image: image, cacheType: .memory, url: url)))
         }
         return .run(request)
+    }
+
+    /// The hit a synchronous query asks for (MG-15, IC-02): with ``ImageLoadOptions/queryMemoryDataSync`` a
+    /// memory hit with its bytes, with ``ImageLoadOptions/queryDiskDataSync`` a disk hit, read and decoded on
+    /// the caller's thread (no queue is waited for). `nil`: not asked for, or a miss; the load goes on as usual.
+    private func synchronousHit(_ request: LoadRequest) -> ImageLoadResult? {
+        let options = request.options
+        guard options.isDisjoint(with: [.fromLoaderOnly, .refreshCached]) else { return nil }
+        let key = request.finalKey
+        if request.queryCacheType.includesMemory, let image = request.cache.imageFromMemory(forKey: key) {
+            guard options.contains(.queryMemoryDataSync) else { return nil }
+            let data = request.cache.storedDataSynchronously(forKey: key)
+            metrics.memoryHits.increment()
+            return ImageLoadResult(image: image, data: data, cacheType: .memory, url: request.url)
+        }
+        guard options.contains(.queryDiskDataSync), request.queryCacheType.includesDisk,
+              let data = request.cache.storedDataSynchronously(forKey: key)
+        else { return nil }
+        let decoding = request.isDerived ? request.derivedDecoding : request.decoding
+        guard let image = try? request.decodingStage.decodeHere(data, key: key, options: decoding) else { return nil }
+        metrics.recordHit(.disk)
+        return ImageLoadResult(image: image, data: data, cacheType: .disk, url: request.url)
     }
 
     /// Joins (or starts) the pipeline for `request` and routes what it delivers through `operation`,

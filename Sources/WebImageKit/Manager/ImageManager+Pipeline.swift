@@ -114,9 +114,8 @@ extension ImageManager {
         var options = request.options.downloadOptions
         var validators: Validators?
         if refreshing {
-            // MG-50: a refresh is never progressive and must not be answered from a cache.
+            // MG-50: a refresh is never progressive; the validators make it conditional.
             options.remove(.progressiveLoad)
-            options.insert(.ignoreCachedResponse)
             validators = await storedValidators(request)
         }
         let progress = progressHandler(request, options: options, sink: sink)

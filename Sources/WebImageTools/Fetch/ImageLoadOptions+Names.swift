@@ -6,14 +6,14 @@ extension ImageLoadOptions {
     package static let byName: [(name: String, option: ImageLoadOptions)] = [
         ("retryFailed", .retryFailed), ("lowPriority", .lowPriority), ("cacheMemoryOnly", .cacheMemoryOnly),
         ("progressiveLoad", .progressiveLoad), ("refreshCached", .refreshCached),
-        ("continueInBackground", .continueInBackground), ("handleCookies", .handleCookies),
+        ("handleCookies", .handleCookies),
         ("allowInvalidSSLCertificates", .allowInvalidSSLCertificates), ("highPriority", .highPriority),
         ("delayPlaceholder", .delayPlaceholder), ("transformAnimatedImage", .transformAnimatedImage),
         ("avoidAutoSetImage", .avoidAutoSetImage), ("scaleDownLargeImages", .scaleDownLargeImages),
         ("queryMemoryData", .queryMemoryData), ("queryMemoryDataSync", .queryMemoryDataSync),
         ("queryDiskDataSync", .queryDiskDataSync), ("fromCacheOnly", .fromCacheOnly), ("fromLoaderOnly", .fromLoaderOnly),
-        ("decodeFirstFrameOnly", .decodeFirstFrameOnly), ("preloadAllFrames", .preloadAllFrames),
-        ("waitStoreCache", .waitStoreCache), ("avoidDecodeImage", .avoidDecodeImage), ("forceTransition", .forceTransition),
+        ("decodeFirstFrameOnly", .decodeFirstFrameOnly), 
+        ("waitStoreCache", .waitStoreCache), ("forceTransition", .forceTransition),
     ]
 
     /// Parses a comma-separated list of option names (case-insensitive), such as `retryFailed,fromCacheOnly`.

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+import WebImageKit
+import WebImageTestSupport
+
+/// Decodes PNG through the built-in coder and counts the calls.
+final class CountingPNGCoder: ImageCoding {
+    private let png = PNGCoder()
+    private let count = LockedValue(0)
+
+    var decodeCount: Int { count.withLock { $0 } }
+
+    func canDecode(_ data: Data) -> Bool { png.canDecode(data) }
+
+    func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
+        count.withLock { $0 += 1 }
+        return try png.decode(data, options: options)
+    }
+
+    func canEncode(to format: ImageFormat) -> Bool { png.canEncode(to: format) }
+
+    func encode(_ image: Image, as format: ImageFormat, options: ImageEncodingOptions) throws -> Data {
+        try png.encode(image, as: format, options: options)
+    }
+}
+
+/// The manager's one decode stage (issue 13): its coder registry decodes every path, and the synchronous
+/// query options answer before the callback form returns (MG-15).
+@Suite struct ImageManagerDecodingTests {
+    @Test func theManagersRegistryDecodesTheNetworkTheDiskAndDerivedImages() async throws {
+        let counter = CountingPNGCoder()
+        let fixture = try ManagerFixture(configuration: .init(coders: ImageCodersManager(coders: [counter])))
+        defer { fixture.remove() }
+        let url = MockLoader.url("registry.png")
+        fixture.loader.serve(url, width: 8, height: 6)
+        _ = try await fixture.manager.loadImage(from: url, options: [.waitStoreCache])   // network
+        #expect(counter.decodeCount == 1)
+        fixture.cache.clearMemory()
+        let fromDisk = try await fixture.manager.loadImage(from: url)   // disk hit
+        #expect(fromDisk.cacheType == .disk)
+        #expect(counter.decodeCount == 2)
+        var context = ImageLoadContext()
+        context.thumbnailPixelSize = PixelSize(width: 4, height: 3)
+        let derived = try await fixture.manager.loadImage(from: url, context: context)   // from the cached original
+        #expect(derived.cacheType == .disk && derived.image.pixelSize == PixelSize(width: 4, height: 3))
+        #expect(counter.decodeCount == 3)
+        #expect(fixture.loader.loads(of: url) == 1)
+    }
+
+    @Test func aContextRegistryWinsAndAnEmptyOneDecodesNothing() async throws {
+        let fixture = try ManagerFixture()
+        defer { fixture.remove() }
+        let url = MockLoader.url("empty-registry.png")
+        fixture.loader.serve(url)
+        var context = ImageLoadContext()
+        context.coders = ImageCodersManager(coders: [])
+        await #expect { _ = try await fixture.manager.loadImage(from: url, context: context) } throws: { error in
+            (error as? ImageLoadError)?.downloadError?.code == .decodeFailed
+        }
+        #expect(try await fixture.manager.loadImage(from: url, options: [.retryFailed]).image.pixelSize == PixelSize(width: 8, height: 6))
+    }
+
+    @Test func mg15QueryDiskDataSyncDeliversADiskHitBeforeLoadImageReturns() async throws {
+        let fixture = try ManagerFixture()
+        defer { fixture.remove() }
+        let url = MockLoader.url("sync.png")
+        fixture.loader.serve(url)
+        _ = try await fixture.manager.loadImage(from: url, options: [.waitStoreCache])
+        fixture.cache.clearMemory()
+        let delivered = LockedValue<ImageLoadResult?>(nil)
+        let operation = fixture.manager.loadImage(with: url, options: [.queryDiskDataSync]) { result in
+            delivered.withLock { $0 = try? result.get() }
+        }
+        let hit = try #require(delivered.withLock { $0 })   // before loadImage(with:) returned
+        #expect(hit.cacheType == .disk && hit.data != nil)
+        #expect(operation.isFinished)
+        #expect(fixture.loader.loads(of: url) == 1)
+    }
+
+    @Test func mg15QueryMemoryDataSyncDeliversTheBytesWithAMemoryHitBeforeReturning() async throws {
+        let fixture = try ManagerFixture()
+        defer { fixture.remove() }
+        let url = MockLoader.url("sync-memory.png")
+        fixture.loader.serve(url)
+        let loaded = try await fixture.manager.loadImage(from: url, options: [.waitStoreCache])
+        let delivered = LockedValue<ImageLoadResult?>(nil)
+        fixture.manager.loadImage(with: url, options: [.queryMemoryData, .queryMemoryDataSync]) { result in
+            delivered.withLock { $0 = try? result.get() }
+        }
+        let hit = try #require(delivered.withLock { $0 })
+        #expect(hit.cacheType == .memory && hit.image === loaded.image)
+        #expect(hit.data == loaded.data)
+    }
+}
