@@ -1,20 +1,13 @@
 import Foundation
 import Hummingbird
 import WebImageKit
+import WebImageTestSupport
 
 /// The fault-injecting routes of ``TestImageServer`` (issue 8 item 3), all under `/fault/`.
 extension TestImageServer {
     /// A PNG that claims 60000×60000 pixels: a real 1×1 PNG whose IHDR was rewritten (with a valid CRC).
     static func hugeDimensionsPNG() throws -> Data {
-        let png = try ImageCodersManager.shared.encode(
-            Image(pixels: PixelBuffer(width: 1, height: 1, fill: .white)), as: .png, options: .init())
-        var bytes = [UInt8](png)
-        for (index, value) in [UInt32(60000), UInt32(60000)].enumerated() {
-            for shift in 0..<4 { bytes[16 + index * 4 + shift] = UInt8(truncatingIfNeeded: value >> (24 - 8 * shift)) }
-        }
-        let crc = crc32(bytes[12..<29])
-        for shift in 0..<4 { bytes[29 + shift] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * shift)) }
-        return Data(bytes)
+        try pngClaiming(width: 60000, height: 60000)
     }
 
     /// 20 MB of zeros, gzip-compressed (about 20 KB), by the system's `gzip`.
@@ -89,14 +82,4 @@ extension TestImageServer {
             Response(status: .tooManyRequests, headers: [.retryAfter: "1"])
         }
     }
-}
-
-/// The CRC-32 PNG chunks use (ISO 3309, reflected, polynomial 0xEDB88320).
-private func crc32(_ bytes: some Sequence<UInt8>) -> UInt32 {
-    var crc: UInt32 = 0xFFFF_FFFF
-    for byte in bytes {
-        crc ^= UInt32(byte)
-        for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-    }
-    return ~crc
 }

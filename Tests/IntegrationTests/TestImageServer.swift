@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTLS
 import Logging
+import ServiceLifecycle
 import NIOCore
 import WebImageKit
 
@@ -47,18 +48,37 @@ final class TestImageServer: Sendable {
             onServerRunning: { channel in portSink.yield(channel.localAddress?.port ?? 0) },
             logger: Self.quietLogger
         )
-        let serverTask = Task { try await app.runService(gracefulShutdownSignals: []) }
-        defer { serverTask.cancel() }
+        let services = ServiceGroup(configuration: .init(services: [app], logger: Self.quietLogger))
+        let serverTask = Task { try await services.run() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next(), port > 0,
             let base = URL(string: "\(tls == nil ? "http" : "https")://127.0.0.1:\(port)") else {
+            serverTask.cancel()
             throw CancellationError()
         }
-        let result = try await body(base)
-        await gates.releaseAll()
-        serverTask.cancel()
-        _ = try? await serverTask.value
+        let result: T
+        do {
+            result = try await body(base)
+        } catch {
+            await stop(services, serverTask)
+            throw error
+        }
+        await stop(services, serverTask)
         return result
+    }
+
+    /// Releases every held request and shuts the server down gracefully, so that each handler finishes its
+    /// response (cancelling the server mid-response trips NIO's "NIOAsyncWriter deinited without finish"
+    /// precondition); a server still running after 10 s is cancelled.
+    private func stop(_ services: ServiceGroup, _ serverTask: Task<Void, any Error>) async {
+        await gates.releaseAll()
+        await services.triggerGracefulShutdown()
+        let deadline = Task {
+            try await Task.sleep(for: .seconds(10))
+            serverTask.cancel()
+        }
+        _ = try? await serverTask.value
+        deadline.cancel()
     }
 
     /// Cancelling the server task is an abrupt stop, which Hummingbird logs as errors; keep test output clean.

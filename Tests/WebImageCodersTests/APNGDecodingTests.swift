@@ -238,16 +238,6 @@ private func rewritingChunks(of name: String, _ edit: (inout [RawChunk]) throws 
     return out
 }
 
-private func firstDifference(_ actual: PixelBuffer, _ expected: PixelBuffer) -> String? {
-    guard actual.size == expected.size else { return "size \(actual.size) ≠ \(expected.size)" }
-    for y in 0..<actual.height {
-        for x in 0..<actual.width where actual[x, y] != expected[x, y] {
-            return "(\(x), \(y)): \(actual[x, y]) ≠ expected \(expected[x, y])"
-        }
-    }
-    return nil
-}
-
 extension APNGDecodingTests {
     @Test func aPartialAPNGGivesTheFramesReceivedSoFar() throws {
         let (png, expected, frames) = try APNGFixture.load("apng-dispose-previous")

@@ -16,18 +16,6 @@ private func source(_ name: String, options: ImageDecodingOptions = ImageDecodin
 }
 
 /// The error `body` throws as an `ImageCodingError`, or nil when it throws nothing; a different error fails the test.
-private func codingError(_ body: () throws -> Void) -> ImageCodingError? {
-    do {
-        try body()
-        return nil
-    } catch let error as ImageCodingError {
-        return error
-    } catch {
-        Issue.record("not an ImageCodingError: \(error)")
-        return nil
-    }
-}
-
 @Suite struct AnimatedFrameSourceTests {
     @Test(arguments: animatedFixtures)
     func everyFrameProducedOnDemandEqualsTheFullDecode(_ name: String) throws {

@@ -213,16 +213,6 @@ struct PNGFixture: CustomTestStringConvertible, Sendable {
 // MARK: - Helpers
 
 /// The first pixel where two buffers differ, described, or `nil` when they are equal.
-private func firstDifference(_ actual: PixelBuffer, _ expected: PixelBuffer) -> String? {
-    guard actual.size == expected.size else { return "size \(actual.size) ≠ \(expected.size)" }
-    for y in 0..<actual.height {
-        for x in 0..<actual.width where actual[x, y] != expected[x, y] {
-            return "(\(x), \(y)): \(actual[x, y]) ≠ expected \(expected[x, y])"
-        }
-    }
-    return nil
-}
-
 /// The IHDR colour type byte of an encoded PNG.
 private func colourType(of png: Data) -> UInt8? {
     png.count > 25 ? png[png.startIndex + 25] : nil
@@ -246,7 +236,7 @@ private func withIHDRSize(_ png: Data, width: UInt32, height: UInt32) -> Data {
     for (index, value) in [width, height].enumerated() {
         for shift in 0..<4 { bytes[16 + index * 4 + shift] = UInt8(truncatingIfNeeded: value >> (24 - 8 * shift)) }
     }
-    let crc = crc32(bytes[12..<29])
+    let crc = PNGCRC32.checksum(bytes[12..<29])
     for shift in 0..<4 { bytes[29 + shift] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * shift)) }
     return Data(bytes)
 }
@@ -259,19 +249,10 @@ private func withFixedCRCs(flipping offset: Int, by mask: UInt8, in png: Data) -
     while chunk + 12 <= bytes.count {
         let length = bytes[chunk..<chunk + 4].reduce(0) { $0 << 8 | Int($1) }
         guard length <= bytes.count - chunk - 12 else { break }
-        let crc = crc32(bytes[chunk + 4..<chunk + 8 + length])
+        let crc = PNGCRC32.checksum(bytes[chunk + 4..<chunk + 8 + length])
         for shift in 0..<4 { bytes[chunk + 8 + length + shift] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * shift)) }
         chunk += 12 + length
     }
     return Data(bytes)
 }
 
-/// The CRC-32 PNG chunks use (ISO 3309, reflected, polynomial 0xEDB88320).
-private func crc32(_ bytes: some Sequence<UInt8>) -> UInt32 {
-    var crc: UInt32 = 0xFFFF_FFFF
-    for byte in bytes {
-        crc ^= UInt32(byte)
-        for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-    }
-    return ~crc
-}

@@ -75,3 +75,27 @@ func decodeInChunks(
     }
     return (partials, partials.last, decoder.isComplete)
 }
+
+/// Where two buffers first differ ("(x, y): actual ≠ expected"), or `nil` when they are equal.
+func firstDifference(_ actual: PixelBuffer, _ expected: PixelBuffer) -> String? {
+    guard actual.size == expected.size else { return "size \(actual.size) ≠ \(expected.size)" }
+    for y in 0..<actual.height {
+        for x in 0..<actual.width where actual[x, y] != expected[x, y] {
+            return "(\(x), \(y)): \(actual[x, y]) ≠ expected \(expected[x, y])"
+        }
+    }
+    return nil
+}
+
+/// The `ImageCodingError` that `body` throws; `nil` when it throws nothing, and an issue when it throws another error.
+func codingError<T>(_ body: () throws -> T) -> ImageCodingError? {
+    do {
+        _ = try body()
+        return nil
+    } catch let error as ImageCodingError {
+        return error
+    } catch {
+        Issue.record("not an ImageCodingError: \(error)")
+        return nil
+    }
+}

@@ -257,15 +257,6 @@ import Testing
 }
 
 /// The `ImageCodingError` `body` throws, or `nil` when it throws nothing (or something else).
-private func codingError(_ body: () throws -> Any) -> ImageCodingError? {
-    do {
-        _ = try body()
-        return nil
-    } catch {
-        return error as? ImageCodingError
-    }
-}
-
 /// A complete (consistent RIFF size) WebP file holding only a VP8X header with the given canvas size.
 private func vp8xHeaderOnly(width: Int, height: Int, flags: UInt8 = 0) -> Data {
     func uint24(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF)] }

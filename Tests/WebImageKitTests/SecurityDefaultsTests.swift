@@ -37,19 +37,7 @@ import WebImageTestSupport
     @Test func anImageClaimingTooManyPixelsFailsThroughTheManagerBeforeDecoding() async throws {
         let fixture = try ManagerFixture()
         defer { fixture.remove() }
-        var png = [UInt8](try ImageCodersManager.shared.encode(
-            Image(pixels: PixelBuffer(width: 1, height: 1, fill: .white)), as: .png, options: ImageEncodingOptions()))
-        // 60000×60000 in the IHDR, with its CRC recomputed.
-        for (index, value) in [UInt32(60000), UInt32(60000)].enumerated() {
-            for shift in 0..<4 { png[16 + index * 4 + shift] = UInt8(truncatingIfNeeded: value >> (24 - 8 * shift)) }
-        }
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in png[12..<29] {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        crc = ~crc
-        for shift in 0..<4 { png[29 + shift] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * shift)) }
+        let png = try pngClaiming(width: 60000, height: 60000)
         let url = MockLoader.url("bomb.png")
         fixture.loader.state.withLock { $0.replies[url] = .image(Data(png), etag: nil) }
         do {

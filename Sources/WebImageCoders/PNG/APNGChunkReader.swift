@@ -134,7 +134,7 @@ enum APNGChunkReader {
 }
 
 /// The CRC-32 PNG chunks carry (ISO 3309, polynomial 0xEDB88320, as zlib's `crc32`).
-enum PNGCRC32 {
+package enum PNGCRC32 {
     private static let table: [UInt32] = (0..<256).map { n in
         var c = UInt32(n)
         for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
@@ -142,11 +142,16 @@ enum PNGCRC32 {
     }
 
     /// The CRC of `bytes`, continuing from `crc` (the CRC of the bytes before them; 0 to start).
-    static func checksum(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
+    package static func checksum(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
         table.withUnsafeBufferPointer { table in
             var c = ~crc
             for byte in bytes { c = table[Int((c ^ UInt32(byte)) & 0xFF)] ^ (c >> 8) }
             return ~c
         }
+    }
+
+    /// The CRC of `bytes`.
+    package static func checksum(_ bytes: some Collection<UInt8>) -> UInt32 {
+        Array(bytes).withUnsafeBytes { checksum($0) }
     }
 }
