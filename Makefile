@@ -14,10 +14,14 @@ build: deps
 STRESS = --filter '^StressTests\.'
 NOT_STRESS = --skip '^StressTests\.'
 
+# `make test` and `make demo` share one optimised build (.build/release, with -enable-testing so that tests can
+# use @testable): whichever runs second only compiles what the first did not. The sanitizer stage is a debug build.
+RELEASE = -c release -Xswiftc -enable-testing
+
 test: deps
-	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build $(NOT_STRESS)
-	$(SWIFT) test --skip-build $(STRESS)
+	$(SWIFT) build $(RELEASE) --build-tests
+	$(SWIFT) test $(RELEASE) --skip-build $(NOT_STRESS)
+	$(SWIFT) test $(RELEASE) --skip-build $(STRESS)
 
 # The whole suite under the thread sanitizer, in its own build folder; a report makes the run fail.
 TSAN = --sanitize=thread --scratch-path .build-tsan
@@ -27,7 +31,7 @@ test-tsan: deps
 	$(SWIFT) test --skip-build $(TSAN) $(STRESS)
 
 demo: deps
-	scripts/demo.sh
+	SWIFT_FLAGS="$(RELEASE)" scripts/demo.sh
 
 bench: deps
 	scripts/bench.sh

@@ -1,8 +1,9 @@
 # Sourced by the benchmark scripts: installs the reference tools, builds webimage in release mode and
 # generates the inputs into benchmarks/work/ (kept between runs; delete the folder to regenerate).
 scripts/install-deps.sh libvips-tools python3-pil hyperfine imagemagick time >&2
-swift build -c release --product webimage >&2
-bin="$(swift build -c release --show-bin-path)/webimage"
+# A plain release build of its own (no -enable-testing), so the figures are those users get.
+swift build -c release --scratch-path .build-bench --product webimage >&2
+bin="$(swift build -c release --scratch-path .build-bench --show-bin-path)/webimage"
 work=benchmarks/work
 py=/usr/bin/python3
 mkdir -p "$work"

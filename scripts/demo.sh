@@ -4,8 +4,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-swift build -c release --product webimage >&2
-bin="$(swift build -c release --show-bin-path)/webimage"
+# `make demo` passes the flags of `make test`'s build, so the two share it.
+read -r -a flags <<< "${SWIFT_FLAGS:--c release}"
+swift build "${flags[@]}" --product webimage >&2
+bin="$(swift build "${flags[@]}" --show-bin-path)/webimage"
 "$bin" demo --output demo-output
 test -s demo-output/contact-sheet.png
 "$bin" info demo-output/contact-sheet.png
