@@ -56,8 +56,8 @@ extension ImageDownloader {
         public var credentials: Credentials?
         /// The statuses that count as success (default 200..<400) (SPEC K-09). A 3xx that is not
         /// followed still needs an image body. A 304 is special: the answer to a conditional request
-        /// (``ImageDownloader/revalidate(_:validators:options:decoding:progress:)``) completes as
-        /// ``RevalidationResult/notModified(_:)``; to any other request it is ``ImageDownloadError/Code/badStatus(_:)``.
+        /// (``ImageDownloader/data(for:options:validators:progress:)`` with validators) completes with
+        /// ``DownloadedData/isNotModified``; to any other request it is ``ImageDownloadError/Code/badStatus(_:)``.
         public var acceptableStatusCodes: Range<Int> = 200..<400
         /// The MIME types accepted (lower-case, `"image/*"` style wildcards allowed). `nil`, the default,
         /// accepts any `image/*` type and, whatever the declared type, a body whose leading bytes are a

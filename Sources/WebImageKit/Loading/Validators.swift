@@ -2,12 +2,10 @@
 /// request possible (issue item 6; SPEC K-09).
 ///
 /// ```swift
-/// let first = try await downloader.image(for: url)
-/// store(first.data, first.validators)          // the cache keeps them beside the bytes
-/// switch try await downloader.revalidate(url, validators: first.validators) {
-/// case .notModified: break                       // keep using the stored bytes
-/// case .modified(let fresh): store(fresh.data, fresh.validators)
-/// }
+/// let first = try await downloader.data(for: url)
+/// store(first.data, first.response.validators)   // the cache keeps them beside the bytes
+/// let fresh = try await downloader.data(for: url, validators: first.response.validators)
+/// if !fresh.isNotModified { store(fresh.data, fresh.response.validators) }   // else keep the stored bytes
 /// ```
 public struct Validators: Sendable, Hashable {
     /// The entity tag, exactly as the server sent it (quotes and any `W/` prefix included).
@@ -34,7 +32,8 @@ public struct Validators: Sendable, Hashable {
 }
 
 extension DownloadResponse {
-    /// The response's `ETag` and `Last-Modified`, to store with the bytes for a later ``ImageDownloader/revalidate(_:validators:options:decoding:progress:)``.
+    /// The response's `ETag` and `Last-Modified`, to store with the bytes for a later conditional
+    /// ``ImageDownloader/data(for:options:validators:progress:)``.
     public var validators: Validators {
         Validators(etag: value(forHeader: "etag"), lastModified: value(forHeader: "last-modified"))
     }
