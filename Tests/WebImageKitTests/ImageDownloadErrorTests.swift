@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import WebImageKit
 
@@ -60,5 +61,18 @@ import WebImageKit
         #expect(DownloadPriority([.lowPriority, .highPriority]) == .high)
         #expect(DownloadPriority(.lowPriority) == .low)
         #expect(DownloadPriority([]) == .normal)
+    }
+}
+
+/// Errors read well wherever they are printed (issue 13): `localizedDescription` is the description.
+@Suite struct ErrorDescriptionTests {
+    @Test func localizedDescriptionSaysWhatWentWrong() {
+        let download = ImageDownloadError(.badStatus(404), "the server answered 404")
+        #expect(download.localizedDescription == download.description)
+        #expect(download.localizedDescription.contains("404"))
+        let coding = ImageCodingError(.corruptData, format: .png, "bad IHDR")
+        #expect((coding as any Error).localizedDescription.contains("bad IHDR"))
+        let load = ImageLoadError(.loadFailed, "it failed", url: nil, underlying: download)
+        #expect((load as any Error).localizedDescription == load.description)
     }
 }

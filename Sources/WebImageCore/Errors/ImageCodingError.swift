@@ -1,3 +1,4 @@
+public import Foundation
 /// The error every built-in coder throws: what went wrong, for which format, and why.
 ///
 /// Decoders never crash and never allocate without bound on bad input; they throw this instead.
@@ -77,4 +78,9 @@ extension ImageCodingError {
             throw tooLarge(format, width: width, height: height, limit: limit)
         }
     }
+}
+
+extension ImageCodingError: LocalizedError {
+    /// The same text as ``description``, so that `localizedDescription` says what went wrong.
+    public var errorDescription: String? { description }
 }

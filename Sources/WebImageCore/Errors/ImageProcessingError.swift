@@ -1,3 +1,4 @@
+public import Foundation
 /// The error a transformer throws when its parameters make no sense for the image it is given.
 public struct ImageProcessingError: Error, Sendable, CustomStringConvertible {
     /// The transformer's key, such as `crop(0,0,10x10)`.
@@ -12,4 +13,9 @@ public struct ImageProcessingError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(transformerKey): \(message)" }
+}
+
+extension ImageProcessingError: LocalizedError {
+    /// The same text as ``description``, so that `localizedDescription` says what went wrong.
+    public var errorDescription: String? { description }
 }

@@ -1,3 +1,4 @@
+public import Foundation
 /// The error every ``DiskCache`` operation throws: what failed, on which path, and why.
 ///
 /// Match on ``code``; ``posixErrorCode`` carries the `errno` when a system call failed, and
@@ -68,4 +69,9 @@ public struct DiskCacheError: Error, Sendable, CustomStringConvertible {
         if let underlying { text += " (\(underlying))" }
         return text
     }
+}
+
+extension DiskCacheError: LocalizedError {
+    /// The same text as ``description``, so that `localizedDescription` says what went wrong.
+    public var errorDescription: String? { description }
 }

@@ -91,21 +91,22 @@ public final class ImageCache: Sendable {
     }
 
     /// The callback form of ``store(_:data:forKey:extendedData:cacheType:)``; `completion` runs on the
-    /// I/O queue with `nil` on success (or at once when there is nothing to write to disk).
+    /// I/O queue with `nil` on success (or at once when there is nothing to write to disk). `completion` has
+    /// no default, so that a call without one is always the async form, whose errors are thrown.
     public func store(
         _ image: Image?, data: Data? = nil, forKey key: String, extendedData: Data? = nil,
-        cacheType: ImageCacheType = .all, completion: (@Sendable (ImageCacheError?) -> Void)? = nil
+        cacheType: ImageCacheType = .all, completion: @escaping @Sendable (ImageCacheError?) -> Void
     ) {
         if cacheType.includesMemory, configuration.cachesImagesInMemory, let image {
             memoryCache.setValue(image, forKey: key)
         }
         guard cacheType.includesDisk, image != nil || data != nil else {
-            completion?(nil)
+            completion(nil)
             return
         }
         diskCache.enqueue { storage in
             let failure = self.writeToDisk(storage, image: image, data: data, key: key, extendedData: extendedData)
-            completion?(failure)
+            completion(failure)
         }
     }
 

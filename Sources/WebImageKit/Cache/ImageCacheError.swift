@@ -1,3 +1,4 @@
+public import Foundation
 /// The error ``ImageCache`` stores throw: the image could not be turned into bytes, or the disk write failed.
 public struct ImageCacheError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure this is; an extensible set of values.
@@ -36,4 +37,9 @@ public struct ImageCacheError: Error, Sendable, CustomStringConvertible {
 
     /// The disk cache error behind a ``Code/diskFailed`` error.
     public var diskError: DiskCacheError? { underlying as? DiskCacheError }
+}
+
+extension ImageCacheError: LocalizedError {
+    /// The same text as ``description``, so that `localizedDescription` says what went wrong.
+    public var errorDescription: String? { description }
 }

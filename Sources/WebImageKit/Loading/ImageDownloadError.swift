@@ -1,3 +1,4 @@
+public import Foundation
 public import WebImageCore
 
 /// Why a download failed: a code to match on, a message for people and the underlying error, if any.
@@ -107,4 +108,9 @@ extension ImageDownloadError {
     static func cancelled(_ message: String = "the download was cancelled") -> ImageDownloadError {
         ImageDownloadError(.cancelled, message)
     }
+}
+
+extension ImageDownloadError: LocalizedError {
+    /// The same text as ``description``, so that `localizedDescription` says what went wrong.
+    public var errorDescription: String? { description }
 }

@@ -46,5 +46,42 @@ public struct ImageLoadContext: Sendable {
     public var decodingOptions: ImageDecodingOptions?
 
     /// Creates an empty context: everything from the manager.
-    public init() {}
+    /// Creates a context; every override left out is `nil` (the manager's own).
+    ///
+    /// ```swift
+    /// let context = ImageLoadContext(thumbnailPixelSize: PixelSize(width: 200, height: 200))
+    /// ```
+    public init(
+        cache: (any ImageCaching)? = nil,
+        originalCache: (any ImageCaching)? = nil,
+        loader: (any ImageLoading)? = nil,
+        coders: ImageCodersManager? = nil,
+        transformer: (any ImageTransforming)? = nil,
+        cacheKeyFilter: (@Sendable (URL) -> String)? = nil,
+        cacheSerializer: CacheSerializer? = nil,
+        thumbnailPixelSize: PixelSize? = nil,
+        preserveAspectRatio: Bool? = nil,
+        scaleFactor: Double? = nil,
+        queryCacheType: ImageCacheType? = nil,
+        storeCacheType: ImageCacheType? = nil,
+        originalQueryCacheType: ImageCacheType? = nil,
+        originalStoreCacheType: ImageCacheType? = nil,
+        decodingOptions: ImageDecodingOptions? = nil
+    ) {
+        self.cache = cache
+        self.originalCache = originalCache
+        self.loader = loader
+        self.coders = coders
+        self.transformer = transformer
+        self.cacheKeyFilter = cacheKeyFilter
+        self.cacheSerializer = cacheSerializer
+        self.thumbnailPixelSize = thumbnailPixelSize
+        self.preserveAspectRatio = preserveAspectRatio
+        self.scaleFactor = scaleFactor
+        self.queryCacheType = queryCacheType
+        self.storeCacheType = storeCacheType
+        self.originalQueryCacheType = originalQueryCacheType
+        self.originalStoreCacheType = originalStoreCacheType
+        self.decodingOptions = decodingOptions
+    }
 }

@@ -65,3 +65,8 @@ public struct ImageLoadError: Error, Sendable, CustomStringConvertible {
         ImageLoadError(.cancelled, "the load was cancelled", url: url)
     }
 }
+
+extension ImageLoadError: LocalizedError {
+    /// The same text as ``description``, so that `localizedDescription` says what went wrong.
+    public var errorDescription: String? { description }
+}
