@@ -45,3 +45,16 @@ extension ImageCache {
         try await diskCache.count()
     }
 }
+
+extension ImageCache {
+    /// Waits until every disk operation queued before this call (stores, removals, cleans; the manager's
+    /// background stores included) has finished: for tests and short-lived processes, instead of polling.
+    ///
+    /// ```swift
+    /// _ = try await manager.loadImage(from: url)   // stores to disk in the background
+    /// await ImageCache.shared.flush()              // now the entry is on disk
+    /// ```
+    public func flush() async {
+        await diskCache.run { _ in }
+    }
+}

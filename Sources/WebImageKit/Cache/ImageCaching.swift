@@ -27,6 +27,14 @@ public protocol ImageCaching: AnyObject, Sendable {
         _ image: Image?, data: Data?, forKey key: String, extendedData: Data?, cacheType: ImageCacheType
     ) async throws
 
+    /// Starts storing like ``store(_:data:forKey:extendedData:cacheType:)`` without waiting for it; `completion`
+    /// gets the error, if any. The default runs the store in a task; ``ImageCache`` queues its disk write before
+    /// returning, so that ``ImageCache/flush()`` waits for it.
+    func storeInBackground(
+        _ image: Image?, data: Data?, forKey key: String, extendedData: Data?, cacheType: ImageCacheType,
+        completion: @escaping @Sendable ((any Error)?) -> Void
+    )
+
     /// Removes `key`.
     func remove(forKey key: String, cacheType: ImageCacheType) async throws
 
@@ -38,11 +46,33 @@ public protocol ImageCaching: AnyObject, Sendable {
 }
 
 extension ImageCaching {
+    public func storeInBackground(
+        _ image: Image?, data: Data?, forKey key: String, extendedData: Data?, cacheType: ImageCacheType,
+        completion: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        Task {
+            do {
+                try await store(image, data: data, forKey: key, extendedData: extendedData, cacheType: cacheType)
+                completion(nil)
+            } catch {
+                completion(error)
+            }
+        }
+    }
+
     public func imageFromMemory(forKey key: String) -> Image? { nil }
     public func storedDataSynchronously(forKey key: String) -> Data? { nil }
 }
 
 extension ImageCache: ImageCaching {
+    /// Queues the disk write before returning (the callback form of ``store(_:data:forKey:extendedData:cacheType:)``).
+    public func storeInBackground(
+        _ image: Image?, data: Data?, forKey key: String, extendedData: Data?, cacheType: ImageCacheType,
+        completion: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        store(image, data: data, forKey: key, extendedData: extendedData, cacheType: cacheType) { completion($0) }
+    }
+
     /// The disk entry's bytes, read on the calling thread (safe beside the I/O queue's atomic writes).
     public func storedDataSynchronously(forKey key: String) -> Data? {
         diskCache.storage.data(forKey: key)

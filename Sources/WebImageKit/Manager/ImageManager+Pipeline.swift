@@ -233,17 +233,18 @@ extension ImageManager {
         guard cacheType.includesDisk else { return }
         let bytes = request.serializer.map { $0(image, data, key) } ?? data
         let logger = logger
-        let write: @Sendable () async -> Void = {
+        let report: @Sendable ((any Error)?) -> Void = { error in
+            guard let error else { return }
+            logger.warning("could not store an image on disk", metadata: ["key": "\(key)", "error": "\(error)"])
+        }
+        if request.options.contains(.waitStoreCache) {
             do {
                 try await cache.store(image, data: bytes, forKey: key, extendedData: extendedData, cacheType: .disk)
             } catch {
-                logger.warning("could not store an image on disk", metadata: ["key": "\(key)", "error": "\(error)"])
+                report(error)
             }
-        }
-        if request.options.contains(.waitStoreCache) {
-            await write()
         } else {
-            Task { await write() }
+            cache.storeInBackground(image, data: bytes, forKey: key, extendedData: extendedData, cacheType: .disk, completion: report)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 import WebImageKit
 import WebImageTestSupport
@@ -90,5 +91,19 @@ final class CountingPNGCoder: ImageCoding {
         let hit = try #require(delivered.withLock { $0 })
         #expect(hit.cacheType == .memory && hit.image === loaded.image)
         #expect(hit.data == loaded.data)
+    }
+}
+
+/// `ImageCache.flush()` waits for the disk writes a load started in the background (issue 13).
+@Suite struct ImageCacheFlushTests {
+    @Test func flushWaitsForTheManagersBackgroundDiskWrite() async throws {
+        let fixture = try ManagerFixture()
+        defer { fixture.remove() }
+        let url = MockLoader.url("flush.png")
+        fixture.loader.serve(url)
+        fixture.cache.diskCache.enqueue { _ in usleep(200_000) }   // a busy I/O queue: the store waits behind it
+        let loaded = try await fixture.manager.loadImage(from: url)   // no .waitStoreCache
+        await fixture.cache.flush()
+        #expect(fixture.cache.storedDataSynchronously(forKey: url.absoluteString) == loaded.data)
     }
 }
