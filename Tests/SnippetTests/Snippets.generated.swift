@@ -83,6 +83,7 @@ enum ReadmeSnippets {
         try await cache.store(image, data: downloadedBytes, forKey: key) // memory + disk (the original bytes)
         if let hit = await cache.image(forKey: key) { print(hit.cacheType) } // .memory or .disk
         cache.startSweeping(every: .seconds(3600))                     // no app lifecycle on Linux: clean periodically
+        await cache.flush()                                             // every disk write queued so far is done
         _ = cache
     }
 
@@ -302,4 +303,4 @@ enum WebimagekitSnippets {
     }
 }
 
-let snippetSourceDigest = "1883a19e71bf1ad90541ebcb6edfb0ff096413403d0850f3523960bb6adf2d99"
+let snippetSourceDigest = "fb5775b66aa0be31d722c8aed7552f9a489ca3c6544e998aaecdf214fccd7171"
