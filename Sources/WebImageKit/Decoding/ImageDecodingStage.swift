@@ -3,7 +3,7 @@ import WebImageCore
 
 /// The one place WebImageKit turns loaded or stored bytes into an ``Image`` (issue 13): the manager's
 /// pipeline (network, `file:`, `data:`, disk hits, images derived from cached originals), the cache's own
-/// queries and the downloader's ``ImageDownloader/image(for:options:decoding:progress:)`` all call it.
+/// queries and the downloader's ``ImageDownloader/image(for:options:decoding:coders:progress:)`` all call it.
 ///
 /// It decodes on ``WorkerThreads/processing`` (one thread per core, never Swift's cooperative pool), with
 /// the coders it was made with, and gives the image the `@2x`/`@3x` scale of its key unless the options

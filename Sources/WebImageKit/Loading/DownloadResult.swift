@@ -1,7 +1,7 @@
 public import Foundation
 public import WebImageCore
 
-/// A decoded download (``ImageDownloader/image(for:options:decoding:progress:)``): the image, its bytes and the response.
+/// A decoded download (``ImageDownloader/image(for:options:decoding:coders:progress:)``): the image, its bytes and the response.
 public struct DownloadResult: Sendable {
     /// The image, decoded with the caller's `ImageDecodingOptions`.
     public var image: Image
