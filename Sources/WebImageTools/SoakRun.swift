@@ -79,7 +79,7 @@ package enum SoakRun {
         }
         return Results(
             loads: total, completed: final.completed, fromMemory: final.bySource[.memory] ?? 0,
-            fromDisk: final.bySource[.disk] ?? 0, fromNetwork: final.bySource[.none] ?? 0, failed: final.failed,
+            fromDisk: final.bySource[.disk] ?? 0, fromNetwork: final.bySource[.notCached] ?? 0, failed: final.failed,
             cancelled: final.cancelled,
             duplicates: final.duplicates, seconds: elapsed, residentAfterWarmUp: at(0.25), residentAtHalf: at(0.5),
             residentAtEnd: final.samples.last?.resident ?? 0, residentPeak: final.samples.map(\.resident).max() ?? 0,

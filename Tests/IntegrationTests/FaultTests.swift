@@ -55,11 +55,11 @@ import WebImageKit
                 do {
                     let loaded = try await manager.loadImage(from: url, options: [.waitStoreCache])
                     #expect(expectation.code == nil, "loaded \(loaded.image.pixelSize), expected \(String(describing: expectation.code))")
-                    #expect(await cache.contains(url.absoluteString) != .none)
+                    #expect(await cache.contains(url.absoluteString) != .notCached)
                 } catch let error as ImageLoadError {
                     #expect(error.code == .loadFailed)
                     #expect(error.downloadError?.code == expectation.code, "\(error)")
-                    #expect(await cache.contains(url.absoluteString) == .none)
+                    #expect(await cache.contains(url.absoluteString) == .notCached)
                     #expect(try await cache.diskCount() == 0)
                 }
                 #expect(manager.failedURLs.contains(url) == expectation.blocked)

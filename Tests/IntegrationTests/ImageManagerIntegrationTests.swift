@@ -19,7 +19,7 @@ import WebImageKit
                 let url = base.appendingPathComponent("image/photo.png")
                 let manager = ImageManager(cache: ImageCache(namespace: "it", root: root), loader: downloader)
                 let cold = try await manager.loadImage(from: url, options: [.waitStoreCache])
-                #expect(cold.cacheType == .none)
+                #expect(cold.cacheType == .notCached)
                 #expect(cold.image.pixelSize == PixelSize(width: 16, height: 8))
                 let warm = try await manager.loadImage(from: url)
                 #expect(warm.cacheType == .memory)
@@ -87,7 +87,7 @@ import WebImageKit
                 let manager = ImageManager(cache: cache, loader: downloader)
                 await #expect(throws: ImageLoadError.self) { try await manager.loadImage(from: url) }
                 #expect(manager.failedURLs == [url])
-                #expect(await cache.contains(url.absoluteString) == .none)
+                #expect(await cache.contains(url.absoluteString) == .notCached)
             }
         }
     }

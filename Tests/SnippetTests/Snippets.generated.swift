@@ -89,7 +89,7 @@ enum ReadmeSnippets {
 
     static func example5() async throws {
         let manager = ImageManager.shared                       // ImageCache.shared + the default loaders
-        let loaded = try await manager.loadImage(from: url)     // .none the first time, then .memory, or .disk
+        let loaded = try await manager.loadImage(from: url)     // .notCached the first time, then .memory, or .disk
         print(loaded.image.pixelSize, loaded.cacheType, loaded.data?.count ?? 0)
 
         // Callback form with cancel: after cancel() the completion is never called.
@@ -298,9 +298,9 @@ enum WebimagekitSnippets {
     static func example1() async throws {
 
         let loaded = try await ImageManager.shared.loadImage(from: url)
-        print(loaded.image.pixelSize, loaded.cacheType)   // .none the first time, then .memory or .disk
+        print(loaded.image.pixelSize, loaded.cacheType)   // .notCached the first time, then .memory or .disk
         _ = loaded
     }
 }
 
-let snippetSourceDigest = "fb5775b66aa0be31d722c8aed7552f9a489ca3c6544e998aaecdf214fccd7171"
+let snippetSourceDigest = "a759abf1028d35b06c0e1eb318c1bc4ce3bab9834d2c64efdca352f70630fbfc"

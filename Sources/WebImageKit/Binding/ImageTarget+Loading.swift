@@ -33,10 +33,10 @@ extension ImageTarget {
         let state = imageLoadState
         let generation = state.begin(slot, url: url)
         let delaysPlaceholder = options.contains(.delayPlaceholder)
-        if !delaysPlaceholder { setImage(placeholder, for: slot, transition: nil, cacheType: .none) }
+        if !delaysPlaceholder { setImage(placeholder, for: slot, transition: nil, cacheType: .notCached) }
         guard let url else {
             let error = ImageLoadError(.invalidURL, "trying to load a nil URL", url: nil)
-            if delaysPlaceholder { setImage(placeholder, for: slot, transition: nil, cacheType: .none) }
+            if delaysPlaceholder { setImage(placeholder, for: slot, transition: nil, cacheType: .notCached) }
             imageLoadDidFail(error, for: slot)
             completed?(.failure(error))
             return nil
@@ -54,14 +54,14 @@ extension ImageTarget {
             switch result {
             case .success(let loaded):
                 if !options.contains(.avoidAutoSetImage) {
-                    let animates = loaded.isFinished && (loaded.cacheType == .none || options.contains(.forceTransition))
+                    let animates = loaded.isFinished && (loaded.cacheType == .notCached || options.contains(.forceTransition))
                     setImage(loaded.image, for: slot, transition: animates ? transition : nil, cacheType: loaded.cacheType)
                 }
                 if loaded.isFinished { state.finish(slot, generation: generation) }
                 if loaded.isFinished || options.contains(.avoidAutoSetImage) { completed?(result) }
             case .failure(let error):
                 state.finish(slot, generation: generation)
-                if delaysPlaceholder { setImage(placeholder, for: slot, transition: nil, cacheType: .none) }
+                if delaysPlaceholder { setImage(placeholder, for: slot, transition: nil, cacheType: .notCached) }
                 imageLoadDidFail(error, for: slot)
                 completed?(result)
             }

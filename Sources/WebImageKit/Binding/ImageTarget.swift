@@ -23,7 +23,7 @@ public protocol ImageTarget: AnyObject, Sendable {
     /// The target's load bookkeeping: what runs in each slot, and the URL of each (VW-03, VW-26).
     var imageLoadState: ImageLoadState { get }
 
-    /// Shows `image` in `slot` (VW-05): a placeholder (`transition == nil`, `cacheType == .none`), a
+    /// Shows `image` in `slot` (VW-05): a placeholder (`transition == nil`, `cacheType == .notCached`), a
     /// partial or whole result, or `nil` to clear. Animate with `transition` when it is given (TR-04).
     func setImage(_ image: Image?, for slot: ImageSlot, transition: ImageTransition?, cacheType: ImageCacheType)
 

@@ -10,7 +10,7 @@ extension ImageCache {
     public func contains(_ key: String, cacheType: ImageCacheType = .all) async -> ImageCacheType {
         if cacheType.includesMemory, configuration.cachesImagesInMemory, memoryCache.contains(key) { return .memory }
         if cacheType.includesDisk, await diskCache.contains(key) { return .disk }
-        return .none
+        return .notCached
     }
 
     /// Empties the memory cache, its weak table included (IC-27, the memory-warning stand-in).

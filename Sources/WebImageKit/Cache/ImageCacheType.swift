@@ -1,10 +1,11 @@
 /// Where an image is, or should go, in an ``ImageCache`` (SDWebImage's `SDImageCacheType`, SPEC IC-01).
 ///
 /// As a target (store, query, remove, contains) ``all`` means both the memory and the disk cache; a query
-/// result or ``ImageCache/contains(_:cacheType:)`` reports ``memory``, ``disk`` or ``none``.
+/// result or ``ImageCache/contains(_:cacheType:)`` reports ``memory``, ``disk`` or ``notCached``.
 public enum ImageCacheType: String, Sendable, Hashable, Codable, CaseIterable {
-    /// Not cached: the image must be loaded.
-    case none
+    /// Not cached: the image had to be loaded; as a target, no cache at all. (SDWebImage's `None`, named
+    /// so that `result?.cacheType == .notCached` cannot be mistaken for `Optional.none`.)
+    case notCached = "none"
     /// The memory cache.
     case memory
     /// The disk cache.

@@ -120,9 +120,9 @@ public final class ImageCachesManager: ImageCaching {
     public func contains(_ key: String, cacheType: ImageCacheType = .all) async -> ImageCacheType {
         for cache in caches {
             let found = await cache.contains(key, cacheType: cacheType)
-            if found != .none { return found }
+            if found != .notCached { return found }
         }
-        return .none
+        return .notCached
     }
 
     /// Empties the caches chosen by ``clearPolicy``.

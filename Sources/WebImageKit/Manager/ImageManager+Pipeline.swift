@@ -26,7 +26,7 @@ extension ImageManager {
 
     private func pipeline(_ request: LoadRequest, sink: SharedLoads.Sink) async throws(ImageLoadError) -> ImageLoadResult? {
         var cached: ImageLoadResult?
-        if !request.options.contains(.fromLoaderOnly), request.queryCacheType != .none {
+        if !request.options.contains(.fromLoaderOnly), request.queryCacheType != .notCached {
             cached = await cachedImage(request)
             try checkCancellation(request)
             if let cached { metrics.recordHit(cached.cacheType) }
@@ -84,7 +84,7 @@ extension ImageManager {
 
     /// A derived image (thumbnail, transform) made from original bytes already in the cache: no download.
     private func deriveFromOriginal(_ request: LoadRequest) async throws(ImageLoadError) -> ImageLoadResult? {
-        guard !request.options.contains(.fromLoaderOnly), request.originalQueryCacheType != .none,
+        guard !request.options.contains(.fromLoaderOnly), request.originalQueryCacheType != .notCached,
               let stored = await request.originalCache.storedData(forKey: request.key, cacheType: request.originalQueryCacheType),
               let data = stored.data
         else { return nil }
@@ -152,7 +152,7 @@ extension ImageManager {
         return { @Sendable progress in
             if let data = progress.data, let feeder {
                 feeder.offer(data, expectedBytes: progress.expectedBytes) { image in
-                    sink.intermediate(ImageLoadResult(image: image, cacheType: .none, url: url, isFinished: false))
+                    sink.intermediate(ImageLoadResult(image: image, cacheType: .notCached, url: url, isFinished: false))
                 }
             }
             var plain = progress
@@ -179,7 +179,7 @@ extension ImageManager {
         let extendedData = StoredResponseInfo(downloaded.response).encoded()
         if request.isDerived {
             // The original bytes once under the URL's key; the derived image under its own key.
-            if request.originalStoreCacheType != .none {
+            if request.originalStoreCacheType != .notCached {
                 await store(nil, data: downloaded.data, forKey: request.key, extendedData: extendedData,
                             cacheType: request.originalStoreCacheType, in: request.originalCache, request: request)
             }
@@ -193,7 +193,7 @@ extension ImageManager {
             await store(image, data: data, forKey: request.key, extendedData: extendedData,
                         cacheType: request.storeCacheType, in: request.cache, request: request)
         }
-        return ImageLoadResult(image: image, data: downloaded.data, cacheType: .none, url: request.url)
+        return ImageLoadResult(image: image, data: downloaded.data, cacheType: .notCached, url: request.url)
     }
 
     /// Whether `image` is an animation that the request's transformer must leave alone (MG-11).

@@ -12,7 +12,7 @@ public import WebImageCore
 ///
 /// ```swift
 /// let result = try await ImageManager.shared.loadImage(from: url)
-/// print(result.image.pixelSize, result.cacheType)       // .none the first time, .memory after
+/// print(result.image.pixelSize, result.cacheType)       // .notCached the first time, .memory after
 ///
 /// let operation = manager.loadImage(with: url) { result in … }   // callback form
 /// operation.cancel()                                          // the completion will not be called

@@ -23,7 +23,7 @@ struct ImageManagerMetrics: Sendable {
         switch cacheType {
         case .memory: memoryHits.increment()
         case .disk: diskHits.increment()
-        case .none, .all: break
+        case .notCached, .all: break
         }
     }
 }

@@ -101,7 +101,7 @@ extension ImageManager {
         let queryCacheType = context.queryCacheType ?? .all
         let originalQueryCacheType = context.originalQueryCacheType ?? .disk
         let originalStoreCacheType = context.originalStoreCacheType
-            ?? (options.contains(.cacheMemoryOnly) ? .none : .disk)
+            ?? (options.contains(.cacheMemoryOnly) ? .notCached : .disk)
         // A custom loader or serializer cannot be compared, and a refresh delivers twice: those run alone.
         let shareable = context.loader == nil && context.cacheSerializer == nil && !options.contains(.refreshCached)
         return LoadRequest(

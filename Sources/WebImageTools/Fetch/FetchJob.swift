@@ -122,7 +122,7 @@ package struct FetchJob: Sendable {
         switch loaded.cacheType {
         case .memory: "memory"
         case .disk: "disk"
-        case .none, .all:
+        case .notCached, .all:
             switch loaded.url.scheme?.lowercased() {
             case "file": "file"
             case "data": "data"

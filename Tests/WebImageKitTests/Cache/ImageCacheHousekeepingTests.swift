@@ -36,7 +36,7 @@ import WebImageTestSupport
             if result.remainingCount == 0 { removed = true; break }
         }
         #expect(removed)
-        #expect(await cache.contains("old") == .none)
+        #expect(await cache.contains("old") == .notCached)
         cache.stopSweeping()
         #expect(!cache.isSweeping)
     }

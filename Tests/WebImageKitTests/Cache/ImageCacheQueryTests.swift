@@ -161,7 +161,7 @@ import WebImageTestSupport
         let cache = ImageCacheFixture.cache(root)
         try await cache.store(nil, data: Data("not an image".utf8), forKey: "k")
         #expect(await cache.image(forKey: "k") == nil)
-        #expect(await cache.contains("k") == .none)
+        #expect(await cache.contains("k") == .notCached)
     }
 
     @Test func mc06WithMemoryOffEveryHitComesFromDisk() async throws {

@@ -59,7 +59,7 @@ import WebImageTestSupport
         #expect(await serialized.storedData(forKey: "k")?.data == Data("X".utf8) + original)
         #expect(seen.withLock { $0 } == "k")
         try await serialized.store(nil, data: nil, forKey: "nothing")
-        #expect(await serialized.contains("nothing") == .none)
+        #expect(await serialized.contains("nothing") == .notCached)
     }
 
     @Test func extendedDataIsStoredWithTheEntryAndReturnedByADiskQuery() async throws {
@@ -82,7 +82,7 @@ import WebImageTestSupport
         #expect(await cache.contains("a") == .disk)
         #expect(await cache.contains("b") == .memory)
         #expect(!(await cache.diskCache.contains("b")))
-        #expect(await cache.contains("c") == .none)
+        #expect(await cache.contains("c") == .notCached)
     }
 
     @Test func ic27AndIC28ClearMemoryAndClearDiskAreSeparate() async throws {
@@ -107,7 +107,7 @@ import WebImageTestSupport
         FileDates.set(cache.diskCache.storage.fileURL(forKey: "old").path, modification: Date().addingTimeInterval(-7200))
         let result = try await cache.cleanDisk()
         #expect(result.expiredCount == 1)
-        #expect(await cache.contains("old") == .none)
+        #expect(await cache.contains("old") == .notCached)
         #expect(await cache.contains("new") == .disk)
     }
 

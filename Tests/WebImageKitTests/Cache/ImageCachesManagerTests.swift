@@ -54,7 +54,7 @@ import WebImageTestSupport
         defer { pair.root.remove() }
         try await pair.manager.store(ImageCacheFixture.opaque, forKey: "a")
         #expect(await pair.high.contains("a") == .memory)
-        #expect(await pair.low.contains("a") == .none)
+        #expect(await pair.low.contains("a") == .notCached)
         pair.manager.storePolicy = .concurrent
         try await pair.manager.store(ImageCacheFixture.opaque, forKey: "b")
         #expect(await pair.high.contains("b") == .memory)
@@ -72,12 +72,12 @@ import WebImageTestSupport
         try await pair.manager.store(ImageCacheFixture.opaque, forKey: "a")
         try await pair.manager.store(ImageCacheFixture.opaque, forKey: "b")
         try await pair.manager.remove(forKey: "a")
-        #expect(await pair.manager.contains("a") == .none)
+        #expect(await pair.manager.contains("a") == .notCached)
         #expect(await pair.manager.contains("b") == .memory)
         try await pair.manager.clear(cacheType: .memory)
         #expect(await pair.manager.contains("b") == .disk)
         try await pair.manager.clear()
-        #expect(await pair.manager.contains("b") == .none)
+        #expect(await pair.manager.contains("b") == .notCached)
     }
 
     @Test func addPutsACacheFirstAndRemoveTakesItOut() throws {

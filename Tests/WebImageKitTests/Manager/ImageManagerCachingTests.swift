@@ -36,7 +36,7 @@ import WebImageTestSupport
         let fresh = try #require(await deliveries.next()).get()
         #expect(cached.image.pixelSize == PixelSize(width: 8, height: 6))
         #expect(fresh.image.pixelSize == PixelSize(width: 10, height: 5))
-        #expect(fresh.cacheType == .none)
+        #expect(fresh.cacheType == .notCached)
         #expect(fixture.cache.imageFromMemory(forKey: url.absoluteString)?.pixelSize == PixelSize(width: 10, height: 5))
         // The async form returns the newest image.
         fixture.loader.serve(url, width: 12, height: 4, etag: "\"v3\"")

@@ -113,7 +113,7 @@ import WebImageTestSupport
         cancelled.cancel()
         fixture.loader.release()
         let result = try #require(await second.next()).get()
-        #expect(result.cacheType == .none)
+        #expect(result.cacheType == .notCached)
         #expect(first.count == 0)
         #expect(fixture.loader.loads(of: url) == 1)
         #expect(fixture.loader.cancellations == 0)

@@ -107,3 +107,16 @@ final class CountingPNGCoder: ImageCoding {
         #expect(fixture.cache.storedDataSynchronously(forKey: url.absoluteString) == loaded.data)
     }
 }
+
+/// A loaded image's cache type reads right through an optional (issue 13: `.none` collided with `Optional.none`).
+@Suite struct ImageCacheTypeNamingTests {
+    @Test func aNetworkLoadIsNotCachedEvenThroughAnOptional() async throws {
+        let fixture = try ManagerFixture()
+        defer { fixture.remove() }
+        let url = MockLoader.url("optional.png")
+        fixture.loader.serve(url)
+        let result: ImageLoadResult? = try await fixture.manager.loadImage(from: url)
+        #expect(result?.cacheType == .notCached)
+        #expect(ImageCacheType.notCached.rawValue == "none")   // the seeds' name, kept in logs and JSON
+    }
+}

@@ -34,7 +34,7 @@ import WebImageTestSupport
         let url = MockLoader.url("a.png")
         fixture.loader.serve(url, width: 8, height: 6)
         let cold = try await fixture.manager.loadImage(from: url)
-        #expect(cold.cacheType == .none)
+        #expect(cold.cacheType == .notCached)
         #expect(cold.image.pixelSize == PixelSize(width: 8, height: 6))
         #expect(cold.data != nil)
 
@@ -99,7 +99,7 @@ import WebImageTestSupport
         #expect(fixture.manager.failedURLs.contains(url))
         fixture.loader.serve(url)
         let result = try await fixture.manager.loadImage(from: url, options: [.retryFailed])
-        #expect(result.cacheType == .none)
+        #expect(result.cacheType == .notCached)
         #expect(!fixture.manager.failedURLs.contains(url))
     }
 
@@ -166,7 +166,7 @@ import WebImageTestSupport
         fixture.loader.serve(url)
         _ = try await fixture.manager.loadImage(from: url)
         let again = try await fixture.manager.loadImage(from: url, options: [.fromLoaderOnly])
-        #expect(again.cacheType == .none)
+        #expect(again.cacheType == .notCached)
         #expect(fixture.loader.loads(of: url) == 2)
     }
 
@@ -176,7 +176,7 @@ import WebImageTestSupport
         let url = MockLoader.url("a.png")
         fixture.loader.serve(url)
         _ = try await fixture.manager.loadImage(from: url, options: [.cacheMemoryOnly, .waitStoreCache])
-        #expect(await fixture.cache.contains(url.absoluteString, cacheType: .disk) == .none)
+        #expect(await fixture.cache.contains(url.absoluteString, cacheType: .disk) == .notCached)
         #expect(await fixture.cache.contains(url.absoluteString, cacheType: .memory) == .memory)
     }
 
@@ -286,7 +286,7 @@ import WebImageTestSupport
         defer { fixture.remove() }
         let url = MockLoader.url("a.png")
         fixture.loader.serve(url)
-        #expect(await fixture.manager.cachedImageExists(for: url) == .none)
+        #expect(await fixture.manager.cachedImageExists(for: url) == .notCached)
         _ = try await fixture.manager.loadImage(from: url, options: [.waitStoreCache])
         #expect(await fixture.manager.cachedImageExists(for: url) == .memory)
         #expect(await fixture.manager.diskImageExists(for: url))

@@ -50,8 +50,8 @@ import WebImageTestSupport
         target.setImage(with: url, placeholder: Self.placeholder, manager: fixture.manager, completed: deliveries.completion)
         _ = await deliveries.next()
         #expect(target.recorded == [
-            .set(width: 1, slot: "image", transition: nil, cacheType: .none),
-            .set(width: 8, slot: "image", transition: .fade, cacheType: .none),
+            .set(width: 1, slot: "image", transition: nil, cacheType: .notCached),
+            .set(width: 8, slot: "image", transition: .fade, cacheType: .notCached),
         ])
         #expect(target.progressCount.withLock { $0 } > 0)
         #expect(target.imageURL() == url)
@@ -68,9 +68,9 @@ import WebImageTestSupport
         target.setImage(with: url, manager: fixture.manager)  // a memory hit: set before returning
         target.setImage(with: url, options: [.forceTransition], manager: fixture.manager)
         #expect(target.recorded == [
-            .set(width: nil, slot: "image", transition: nil, cacheType: .none),
+            .set(width: nil, slot: "image", transition: nil, cacheType: .notCached),
             .set(width: 8, slot: "image", transition: nil, cacheType: .memory),
-            .set(width: nil, slot: "image", transition: nil, cacheType: .none),
+            .set(width: nil, slot: "image", transition: nil, cacheType: .notCached),
             .set(width: 8, slot: "image", transition: .curlUp, cacheType: .memory),
         ])
     }
@@ -92,8 +92,8 @@ import WebImageTestSupport
         fixture.loader.release()
         _ = await secondDeliveries.next()
         #expect(firstDeliveries.count == 0)
-        #expect(!target.recorded.contains { $0 == .set(width: 3, slot: "image", transition: nil, cacheType: .none) })
-        #expect(target.recorded.last == .set(width: 5, slot: "image", transition: nil, cacheType: .none))
+        #expect(!target.recorded.contains { $0 == .set(width: 3, slot: "image", transition: nil, cacheType: .notCached) })
+        #expect(target.recorded.last == .set(width: 5, slot: "image", transition: nil, cacheType: .notCached))
         #expect(target.imageURL() == second)
     }
 
@@ -129,7 +129,7 @@ import WebImageTestSupport
         #expect(target.recorded.isEmpty)
         _ = await deliveries.next()
         #expect(target.recorded == [
-            .set(width: 1, slot: "image", transition: nil, cacheType: .none),
+            .set(width: 1, slot: "image", transition: nil, cacheType: .notCached),
             .failed(.loadFailed, slot: "image"),
         ])
     }
