@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImageKit
+import WebImageTestSupport
 
 /// The downloader against a real server on 127.0.0.1 (SPEC sections 1–3).
 @Suite struct ImageDownloaderTests {

@@ -4,32 +4,11 @@ import Testing
 import WebImageKit
 import WebImageTestSupport
 
-/// Decodes PNG through the built-in coder and counts the calls.
-final class CountingPNGCoder: ImageCoding {
-    private let png = PNGCoder()
-    private let count = LockedValue(0)
-
-    var decodeCount: Int { count.withLock { $0 } }
-
-    func canDecode(_ data: Data) -> Bool { png.canDecode(data) }
-
-    func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
-        count.withLock { $0 += 1 }
-        return try png.decode(data, options: options)
-    }
-
-    func canEncode(to format: ImageFormat) -> Bool { png.canEncode(to: format) }
-
-    func encode(_ image: Image, as format: ImageFormat, options: ImageEncodingOptions) throws -> Data {
-        try png.encode(image, as: format, options: options)
-    }
-}
-
 /// The manager's one decode stage (issue 13): its coder registry decodes every path, and the synchronous
 /// query options answer before the callback form returns (MG-15).
 @Suite struct ImageManagerDecodingTests {
     @Test func theManagersRegistryDecodesTheNetworkTheDiskAndDerivedImages() async throws {
-        let counter = CountingPNGCoder()
+        let counter = CountingCoder()
         let fixture = try ManagerFixture(configuration: .init(coders: ImageCodersManager(coders: [counter])))
         defer { fixture.remove() }
         let url = MockLoader.url("registry.png")
