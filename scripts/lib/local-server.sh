@@ -6,8 +6,9 @@
 
 bench_prepare() {
     scripts/install-deps.sh nginx curl "$@" >&2
-    swift build -c release --product webimage >&2
-    bin="$(swift build -c release --show-bin-path)/webimage"
+    # A plain release build of its own (no -enable-testing, unlike `make test`'s), so the figures are those users get.
+    swift build -c release --scratch-path .build-bench --product webimage >&2
+    bin="$(swift build -c release --scratch-path .build-bench --show-bin-path)/webimage"
     scratch="$(mktemp -d)"
     chmod 755 "$scratch"
     mkdir -p "$scratch/www"
