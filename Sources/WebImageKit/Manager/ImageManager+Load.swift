@@ -121,21 +121,38 @@ extension ImageManager {
 
     /// The synchronous part of every load: the URL checks (MG-43, VW-07) and the memory fast path (IC-19).
     func begin(_ url: URL?, options: ImageLoadOptions, context: ImageLoadContext?) -> Start {
-        guard let url, !url.absoluteString.isEmpty else {
+        guard let url else {
+            return .done(.failure(ImageLoadError(.invalidURL, "trying to load an empty URL", url: url)))
+        }
+        let absoluteString = url.absoluteString
+        guard !absoluteString.isEmpty else {
             return .done(.failure(ImageLoadError(.invalidURL, "trying to load an empty URL", url: url)))
         }
         if !options.contains(.retryFailed), state.withLock({ $0.failedURLs.contains(url) }) {
             return .done(.failure(ImageLoadError(
                 .blockedURL, "this URL failed before; pass .retryFailed to try it again", url: url)))
         }
-        let request = makeRequest(url: url, options: options, context: context)
         let needsMore: ImageLoadOptions = [.fromLoaderOnly, .refreshCached, .queryMemoryData]
-        if request.queryCacheType.includesMemory, options.isDisjoint(with: needsMore),
-           let image = request.cache.imageFromMemory(forKey: request.finalKey) {
-            metrics.memoryHits.increment()
-            return .done(.success(ImageLoadResult(image: image, cacheType: .memory, url: url)))
+        guard options.isDisjoint(with: needsMore) else { return .run(makeRequest(url: url, options: options, context: context)) }
+        // The common case, no context and nothing that changes the key: look in memory before resolving the
+        // whole request (the key is the URL's own, and the cache the manager's).
+        let plain = context == nil && configuration.transformer == nil && !options.contains(.decodeFirstFrameOnly)
+        if plain {
+            if let image = cache.imageFromMemory(forKey: configuration.cacheKeyFilter?(url) ?? absoluteString) {
+                return memoryHit(image, url: url)
+            }
+            return .run(makeRequest(url: url, options: options, context: context))
+        }
+        let request = makeRequest(url: url, options: options, context: context)
+        if request.queryCacheType.includesMemory, let image = request.cache.imageFromMemory(forKey: request.finalKey) {
+            return memoryHit(image, url: url)
         }
         return .run(request)
+    }
+
+    private func memoryHit(_ image: Image, url: URL) -> Start {
+        metrics.memoryHits.increment()
+        return .done(.success(ImageLoadResult(image: image, cacheType: .memory, url: url)))
     }
 
     /// The hit a synchronous query asks for (MG-15, IC-02): with ``ImageLoadOptions/queryMemoryDataSync`` a
