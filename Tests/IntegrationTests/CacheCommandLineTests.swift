@@ -24,7 +24,7 @@ import WebImageTools
         let report = try await Self.report(["cache", "info", "--cache-dir", root.path, "--namespace", "cli"])
         #expect(report.directory == cache.diskCache.directory.path)
         #expect(report.entries == 3)
-        #expect(report.bytes == (try await cache.totalDiskSize()))
+        #expect(report.bytes == (try await cache.diskCache.totalSize()))
         let text = try await CommandLineToolTests.run(["cache", "info", "--cache-dir", root.path, "--namespace", "cli"])
         #expect(text.stdout.contains("3 entries"))
     }
@@ -51,6 +51,6 @@ import WebImageTools
         let report = try await Self.report(["cache", "clear", "--cache-dir", root.path, "--namespace", "cli"])
         #expect(report.removedEntries == 3 && report.entries == 0)
         #expect(try await Self.report(["cache", "info", "--cache-dir", root.path, "--namespace", "cli"]).entries == 0)
-        #expect(try await other.diskCount() == 3)
+        #expect(try await other.diskCache.count() == 3)
     }
 }

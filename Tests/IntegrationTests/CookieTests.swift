@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WebImageKit
+@testable import WebImageKit
 
 /// The per-downloader in-memory cookie jar (SPEC DL-06, DL-53).
 @Suite struct CookieTests {

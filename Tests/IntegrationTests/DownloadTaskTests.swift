@@ -41,6 +41,16 @@ import WebImageKit
         }
     }
 
+    @Test func theSharedDownloaderIsConfiguredInPlace() async throws {  // SPEC DL-33, DL-36
+        let server = try TestImageServer()
+        try await server.run { base in
+            ImageDownloader.shared.configuration.headers["X-Shared-Test"] = "yes"
+            defer { ImageDownloader.shared.configuration.headers["X-Shared-Test"] = nil }
+            _ = try await ImageDownloader.shared.data(for: base.appendingPathComponent("image/configured.png"))
+            #expect(await server.log.headers(of: "/image/configured.png").first?["x-shared-test"] == "yes")
+        }
+    }
+
     @Test func retryAfterAsAnHTTPDateIsHonoured() async throws {
         let server = try TestImageServer()
         try await server.run { base in

@@ -60,7 +60,7 @@ import WebImageKit
                     #expect(error.code == .loadFailed)
                     #expect(error.downloadError?.code == expectation.code, "\(error)")
                     #expect(await cache.contains(url.absoluteString) == .notCached)
-                    #expect(try await cache.diskCount() == 0)
+                    #expect(try await cache.diskCache.count() == 0)
                 }
                 #expect(manager.failedURLs.contains(url) == expectation.blocked)
             }

@@ -213,7 +213,7 @@ import WebImageTestSupport
             let anonymous = try await Self.error(url)
             #expect(anonymous?.code == .badStatus(401))
             var configuration = ImageDownloader.Configuration()
-            configuration.credentials = .init(user: "user", password: "pass")
+            configuration.credentials = .init(user: "user", password: "pass", origin: base, allowsInsecureHTTP: true)
             let authorised = try await Self.error(url, configuration)
             #expect(authorised == nil)
         }

@@ -13,7 +13,7 @@ import WebImageKit
 /// (half of ``largePNG``, the rest once released), `/drip` (a PNG prefix, then one byte at a time
 /// until the client leaves), `/etag` (validators honoured), `/flaky/*` (503 twice), `/encrypted`,
 /// `/cookie/set`, `/short` and `/reset` (bodies cut off by a closed connection), `/status/:code`, `/html`, `/large` and `/large-chunked` (bodies of `?bytes=`),
-/// `/auth` (Basic `user:pass`), `/loop/a|b`.
+/// `/auth` (Basic `user:pass`), `/redirect?to=` (a 302 to `to`), `/loop/a|b`.
 /// Every request is logged; ``events`` reports arrivals and the end of the drip route.
 final class TestImageServer: Sendable {
     /// Something the server observed.
@@ -208,6 +208,9 @@ final class TestImageServer: Sendable {
                 return Response(status: .unauthorized, headers: [.wwwAuthenticate: "Basic realm=\"test\""])
             }
             return Self.imageResponse(png)
+        }
+        router.get("redirect") { request, _ in
+            Response(status: .found, headers: [.location: request.uri.queryParameters.get("to") ?? "/"])
         }
         router.get("loop/a") { _, _ in Response(status: .found, headers: [.location: "/loop/b"]) }
         router.get("loop/b") { _, _ in Response(status: .found, headers: [.location: "/loop/a"]) }

@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func aSecondCallerForTheSameURLAttaches() {  // SPEC DL-48
-        var state = DownloaderState(maximumConcurrentDownloads: 6, executionOrder: .fifo)
+        var state = DownloaderState(configuration: ImageDownloader.Configuration())
         let first = Self.subscribe(&state)
         let second = Self.subscribe(&state)
         #expect(first.operation == second.operation)
@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func aQueuedDownloadRunsAtItsSubscribersHighestPriority() {
-        var state = DownloaderState(maximumConcurrentDownloads: 6, executionOrder: .fifo)
+        var state = DownloaderState(configuration: ImageDownloader.Configuration())
         state.queue.isSuspended = true
         let low = Self.subscribe(&state, priority: .low)
         let high = Self.subscribe(&state, priority: .high)
@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func cancellingOneOfTwoKeepsTheDownload() {  // SPEC DL-59
-        var state = DownloaderState(maximumConcurrentDownloads: 6, executionOrder: .fifo)
+        var state = DownloaderState(configuration: ImageDownloader.Configuration())
         let first = Self.subscribe(&state)
         _ = Self.subscribe(&state)
         _ = state.takeReady()
@@ -50,7 +50,7 @@ import Testing
     }
 
     @Test func cancellingTheLastOfARunningDownloadCancelsTheTransfer() {  // SPEC OP-16, K-12
-        var state = DownloaderState(maximumConcurrentDownloads: 6, executionOrder: .fifo)
+        var state = DownloaderState(configuration: ImageDownloader.Configuration())
         let only = Self.subscribe(&state)
         let started = state.takeReady()
         #expect(started == [only.operation])
@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func cancellingTheLastOfAQueuedDownloadDropsIt() {
-        var state = DownloaderState(maximumConcurrentDownloads: 6, executionOrder: .fifo)
+        var state = DownloaderState(configuration: ImageDownloader.Configuration())
         state.queue.isSuspended = true
         let only = Self.subscribe(&state)
         _ = state.unsubscribe(operation: only.operation, subscriber: only.subscriber)
@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func aCancelledSubscriberIsNeverTakenForDelivery() {
-        var state = DownloaderState(maximumConcurrentDownloads: 6, executionOrder: .fifo)
+        var state = DownloaderState(configuration: ImageDownloader.Configuration())
         let first = Self.subscribe(&state)
         let second = Self.subscribe(&state)
         _ = state.takeReady()
@@ -88,7 +88,7 @@ import Testing
     }
 
     @Test func afterTheTransferEndsLaterCallersStartANewDownload() {  // SPEC K-12
-        var state = DownloaderState(maximumConcurrentDownloads: 6, executionOrder: .fifo)
+        var state = DownloaderState(configuration: ImageDownloader.Configuration())
         let first = Self.subscribe(&state)
         _ = state.takeReady()
         state.endTransfer(first.operation)
@@ -97,7 +97,9 @@ import Testing
     }
 
     @Test func cancelAllDetachesEverySubscriber() {  // SPEC DL-42
-        var state = DownloaderState(maximumConcurrentDownloads: 1, executionOrder: .fifo)
+        var configuration = ImageDownloader.Configuration()
+        configuration.maximumConcurrentDownloads = 1
+        var state = DownloaderState(configuration: configuration)
         _ = Self.subscribe(&state)
         _ = Self.subscribe(&state, url: URL(string: "http://example.com/b.png")!)
         _ = state.takeReady()

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WebImageKit
+@testable import WebImageKit
 
 /// Which failures are worth retrying (the manager's failed-URL list relies on it; SPEC MG-52).
 @Suite struct ImageDownloadErrorTests {
@@ -54,7 +54,8 @@ import WebImageKit
     }
 
     @Test func credentialsBecomeABasicAuthorisationHeader() {
-        #expect(ImageDownloader.Configuration.Credentials(user: "user", password: "pass").authorizationHeader == "Basic dXNlcjpwYXNz")
+        let origin = URL(string: "https://images.example.com")!
+        #expect(ImageDownloader.Configuration.Credentials(user: "user", password: "pass", origin: origin).authorizationHeader == "Basic dXNlcjpwYXNz")
     }
 
     @Test func highPriorityWinsOverLow() {  // SPEC DL-57

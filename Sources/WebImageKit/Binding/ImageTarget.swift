@@ -46,7 +46,7 @@ extension ImageTarget {
 /// Which of a target's images a load is for: its operation key (VW-26). Loads in different slots run
 /// side by side; a new load in a slot cancels the one before it (VW-02). The keyed variants stand in for
 /// UIKit's highlighted image (VW-20) and button states (VW-21, K-21).
-public struct ImageSlot: Hashable, Sendable, CustomStringConvertible {
+public struct ImageSlot: Hashable, Sendable {
     /// The operation key.
     public let key: String
 
@@ -64,6 +64,4 @@ public struct ImageSlot: Hashable, Sendable, CustomStringConvertible {
     public static func image(forState state: String) -> ImageSlot { ImageSlot("image_\(state)") }
     /// The background image for a control state (VW-21, K-21).
     public static func backgroundImage(forState state: String) -> ImageSlot { ImageSlot("backgroundImage_\(state)") }
-
-    public var description: String { key }
 }

@@ -50,18 +50,6 @@ public struct ImageTransition: Sendable, Hashable {
         self.curve = curve
     }
 
-    /// A cross-fade of 0.5 s.
+    /// A cross-fade of 0.5 s; other kinds are made with ``init(_:duration:curve:)``.
     public static let fade = ImageTransition(.fade)
-    /// A flip from the left of 0.5 s.
-    public static let flipFromLeft = ImageTransition(.flipFromLeft)
-    /// A flip from the right of 0.5 s.
-    public static let flipFromRight = ImageTransition(.flipFromRight)
-    /// A flip from the top of 0.5 s.
-    public static let flipFromTop = ImageTransition(.flipFromTop)
-    /// A flip from the bottom of 0.5 s.
-    public static let flipFromBottom = ImageTransition(.flipFromBottom)
-    /// A page curl up of 0.5 s.
-    public static let curlUp = ImageTransition(.curlUp)
-    /// A page curl down of 0.5 s.
-    public static let curlDown = ImageTransition(.curlDown)
 }

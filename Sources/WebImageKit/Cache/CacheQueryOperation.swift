@@ -8,7 +8,7 @@ public final class CacheQueryOperation: Sendable {
     private let state = LockedValue(State.pending)
 
     /// Creates a pending operation.
-    public init() {}
+    init() {}
 
     /// Cancels the query if it has not called back yet; the disk lookup is abandoned if it has not started.
     public func cancel() {

@@ -77,11 +77,6 @@ public final class DiskCache: Sendable {
 }
 
 extension DiskCache {
-    /// The bytes stored for `key`, or `nil` on a miss.
-    public func data(forKey key: String) async -> Data? {
-        await run { $0.data(forKey: key) }
-    }
-
     /// The bytes and extended data stored for `key`, or `nil` on a miss.
     public func entry(forKey key: String) async -> DiskCacheEntry? {
         await run { $0.entry(forKey: key) }
@@ -90,11 +85,6 @@ extension DiskCache {
     /// Whether an entry for `key` exists in the main or a read-only directory.
     public func contains(_ key: String) async -> Bool {
         await run { $0.contains(key) }
-    }
-
-    /// The extended data stored with `key`'s entry, or `nil`.
-    public func extendedData(forKey key: String) async -> Data? {
-        await run { $0.extendedData(forKey: key) }
     }
 
     /// Stores `data` (and optional extended data) for `key` atomically.

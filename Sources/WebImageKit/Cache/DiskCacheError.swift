@@ -18,7 +18,7 @@ public struct DiskCacheError: Error, Sendable, CustomStringConvertible {
         public let rawValue: String
 
         /// Creates a code.
-        public init(_ rawValue: String) { self.rawValue = rawValue }
+        init(_ rawValue: String) { self.rawValue = rawValue }
 
         /// The identifier.
         public var description: String { rawValue }
@@ -51,7 +51,7 @@ public struct DiskCacheError: Error, Sendable, CustomStringConvertible {
     public let underlying: (any Error & Sendable)?
 
     /// Creates an error.
-    public init(
+    init(
         _ code: Code, path: String, _ message: String,
         posixErrorCode: Int32? = nil, underlying: (any Error & Sendable)? = nil
     ) {

@@ -14,7 +14,7 @@ public struct DiskCleanResult: Sendable, Equatable {
     public var leftoverFilesRemoved: Int
 
     /// Creates a result.
-    public init(
+    init(
         expiredCount: Int = 0, trimmedCount: Int = 0, removedBytes: Int = 0,
         remainingCount: Int = 0, remainingBytes: Int = 0, leftoverFilesRemoved: Int = 0
     ) {

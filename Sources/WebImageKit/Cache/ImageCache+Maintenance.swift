@@ -18,31 +18,10 @@ extension ImageCache {
         memoryCache.removeAll()
     }
 
-    /// Deletes every disk entry and recreates the directory (IC-28, K-08).
-    public func clearDisk() async throws(DiskCacheError) {
-        try await diskCache.clear()
-    }
-
-    /// Empties memory and/or disk.
+    /// Empties memory and/or disk: on disk, every entry is deleted and the directory recreated (IC-28, K-08).
     public func clear(cacheType: ImageCacheType = .all) async throws(DiskCacheError) {
         if cacheType.includesMemory { clearMemory() }
-        if cacheType.includesDisk { try await clearDisk() }
-    }
-
-    /// Removes expired disk entries, then trims by size to half of the maximum (IC-29, DC-06, DC-07).
-    @discardableResult
-    public func cleanDisk() async throws(DiskCacheError) -> DiskCleanResult {
-        try await diskCache.clean()
-    }
-
-    /// The bytes the disk entries take (IC-30).
-    public func totalDiskSize() async throws(DiskCacheError) -> Int {
-        try await diskCache.totalSize()
-    }
-
-    /// The number of disk entries (IC-30).
-    public func diskCount() async throws(DiskCacheError) -> Int {
-        try await diskCache.count()
+        if cacheType.includesDisk { try await diskCache.clear() }
     }
 }
 

@@ -25,9 +25,6 @@ extension ImageCache {
         public var decodingOptions: ImageDecodingOptions
         /// How images are encoded for the disk when neither a serializer nor original bytes give the bytes.
         public var encodingOptions: ImageEncodingOptions
-        /// SDWebImage's `shouldDecompressImages` (CF-01). It has no effect here: decoders always produce
-        /// fully decoded pixel buffers, so there is nothing left to decompress. Kept for familiarity.
-        public var shouldDecompressImages: Bool
         /// Produces the disk bytes of a store; `nil` (default) stores the original bytes or encodes the image.
         public var serializer: CacheSerializer?
         /// How often the periodic sweep runs ``ImageCache/cleanExpired()``; `nil` (default) means never.
@@ -43,7 +40,6 @@ extension ImageCache {
             disk: DiskCacheConfiguration = DiskCacheConfiguration(),
             decodingOptions: ImageDecodingOptions = ImageDecodingOptions(),
             encodingOptions: ImageEncodingOptions = ImageEncodingOptions(),
-            shouldDecompressImages: Bool = true,
             serializer: CacheSerializer? = nil,
             sweepInterval: Duration? = nil,
             cleansOnStart: Bool = false
@@ -53,7 +49,6 @@ extension ImageCache {
             self.disk = disk
             self.decodingOptions = decodingOptions
             self.encodingOptions = encodingOptions
-            self.shouldDecompressImages = shouldDecompressImages
             self.serializer = serializer
             self.sweepInterval = sweepInterval
             self.cleansOnStart = cleansOnStart

@@ -6,7 +6,7 @@ public struct ImageCacheError: Error, Sendable, CustomStringConvertible {
         /// A stable identifier, such as `"diskFailed"`.
         public let rawValue: String
         /// Creates a code.
-        public init(_ rawValue: String) { self.rawValue = rawValue }
+        init(_ rawValue: String) { self.rawValue = rawValue }
         /// The identifier.
         public var description: String { rawValue }
 
@@ -24,7 +24,7 @@ public struct ImageCacheError: Error, Sendable, CustomStringConvertible {
     public let underlying: (any Error & Sendable)?
 
     /// Creates an error.
-    public init(_ code: Code, key: String, underlying: (any Error & Sendable)?) {
+    init(_ code: Code, key: String, underlying: (any Error & Sendable)?) {
         self.code = code
         self.key = key
         self.underlying = underlying
@@ -35,8 +35,6 @@ public struct ImageCacheError: Error, Sendable, CustomStringConvertible {
         "\(code) storing \(key)" + (underlying.map { ": \($0)" } ?? "")
     }
 
-    /// The disk cache error behind a ``Code/diskFailed`` error.
-    public var diskError: DiskCacheError? { underlying as? DiskCacheError }
 }
 
 extension ImageCacheError: LocalizedError {

@@ -76,19 +76,19 @@ public final class MemoryCache<Value: AnyObject & Sendable>: Sendable {
     public func removeAll() { storage.removeAll(keepingWeakReferences: false) }
 
     /// Empties only the LRU part; values still held elsewhere stay reachable through the weak table (K-03).
-    public func removeAllStrong() { storage.removeAll(keepingWeakReferences: true) }
+    func removeAllStrong() { storage.removeAll(keepingWeakReferences: true) }
 
     /// Evicts least recently used entries until the total cost is at most `cost`; the weak table is kept.
-    public func trim(toCost cost: Int) { storage.trim(costLimit: max(0, cost), countLimit: nil) }
+    func trim(toCost cost: Int) { storage.trim(costLimit: max(0, cost), countLimit: nil) }
 
     /// Evicts least recently used entries until at most `count` remain; the weak table is kept.
-    public func trim(toCount count: Int) { storage.trim(costLimit: nil, countLimit: max(0, count)) }
+    func trim(toCount count: Int) { storage.trim(costLimit: nil, countLimit: max(0, count)) }
 
     /// Removes every entry whose time to live has passed, from the LRU and the weak table; returns how many
     /// LRU entries were removed. Expired entries are also dropped when looked up; a periodic sweep calls
     /// this to release their memory sooner.
     @discardableResult
-    public func removeExpired() -> Int { storage.removeExpired() }
+    func removeExpired() -> Int { storage.removeExpired() }
 }
 
 extension MemoryCache where Value == Image {

@@ -20,7 +20,7 @@ public final class CookieJar: Sendable {
     }
 
     /// The `Cookie` request header for `url`, or `nil` when no cookie is stored for its host.
-    public func header(for url: URL) -> String? {
+    func header(for url: URL) -> String? {
         let cookies = cookies(for: url)
         guard !cookies.isEmpty else { return nil }
         return cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")

@@ -26,7 +26,7 @@ public enum DownloadEvent: Sendable, Hashable {
     }
 
     /// The notification posted for this event, if any (progress posts none).
-    public var notificationName: Notification.Name? {
+    var notificationName: Notification.Name? {
         switch self {
         case .started: .imageDownloadStart
         case .receivedResponse: .imageDownloadReceiveResponse

@@ -11,7 +11,7 @@ public struct DownloadResult: Sendable {
     public var response: DownloadResponse
 
     /// Creates a result.
-    public init(image: Image, data: Data, response: DownloadResponse) {
+    init(image: Image, data: Data, response: DownloadResponse) {
         self.image = image
         self.data = data
         self.response = response

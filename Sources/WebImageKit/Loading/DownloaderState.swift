@@ -38,6 +38,13 @@ struct DownloaderState: Sendable {
         case cancelTransfer(Task<Void, Never>?)
     }
 
+    /// The downloader's current configuration; setting it also updates the queue's limit and order.
+    var configuration: ImageDownloader.Configuration {
+        didSet {
+            queue.maximumConcurrentDownloads = configuration.maximumConcurrentDownloads
+            queue.executionOrder = configuration.executionOrder
+        }
+    }
     var queue: DownloadQueue<UInt64>
     private(set) var operations: [UInt64: Operation] = [:]
     /// URL key → the operation later callers attach to, while its body is still arriving (SPEC DL-48).
@@ -45,8 +52,10 @@ struct DownloaderState: Sendable {
     private var nextID: UInt64 = 1
     var isShutDown = false
 
-    init(maximumConcurrentDownloads: Int, executionOrder: DownloadExecutionOrder) {
-        queue = DownloadQueue(maximumConcurrentDownloads: maximumConcurrentDownloads, executionOrder: executionOrder)
+    init(configuration: ImageDownloader.Configuration) {
+        self.configuration = configuration
+        queue = DownloadQueue(
+            maximumConcurrentDownloads: configuration.maximumConcurrentDownloads, executionOrder: configuration.executionOrder)
     }
 
     /// Downloads queued or running (SPEC DL-18).

@@ -3,15 +3,20 @@ public import Foundation
 extension ImageDownloader {
     /// How an ``ImageDownloader`` downloads; every field has the seeds' default unless noted (SPEC DL-16…DL-30).
     ///
+    /// Give it at creation, or change ``ImageDownloader/configuration`` later: a change applies to the
+    /// downloads that start afterwards (SPEC DL-36, DL-37, DL-43), except ``eventLoopThreads``, which is read once.
+    ///
     /// ```swift
     /// var configuration = ImageDownloader.Configuration()
     /// configuration.maximumConcurrentDownloads = 3
-    /// configuration.credentials = .init(user: "me", password: "secret")
-    /// try await withImageDownloader(configuration: configuration) { downloader in … }
+    /// try await withImageDownloader(configuration: configuration) { downloader in
+    ///     downloader.configuration.headers["Referer"] = "https://example.com/"   // from the next download on
+    ///     _ = try await downloader.data(for: url)
+    /// }
     /// ```
     public struct Configuration: Sendable {
         /// The library version sent in the default `User-Agent`.
-        public static let libraryVersion = "0.1.0"
+        static let libraryVersion = "0.1.0"
 
         /// The `Accept` header: every format the built-in coders decode, then any image at lower preference.
         public static let defaultAccept = "image/avif,image/webp,image/apng,image/png,image/jpeg,image/gif,image/*;q=0.8"
@@ -22,22 +27,51 @@ extension ImageDownloader {
         /// The seeds' timeout, 15 seconds, also used when ``timeout`` is zero or negative (SPEC DL-19, DL-51).
         public static let defaultTimeout: Duration = .seconds(15)
 
-        /// A user name and password sent as HTTP Basic authorisation (SPEC DL-22, DL-23, DL-56).
+        /// A user name and password sent as HTTP Basic authorisation to one origin (SPEC DL-22, DL-23, DL-56).
+        ///
+        /// They go only to requests whose scheme, host and port are those of ``origin`` (a redirect to another
+        /// origin drops them), and never over plain `http` unless ``allowsInsecureHTTP`` is set.
+        ///
+        /// ```swift
+        /// var configuration = ImageDownloader.Configuration()
+        /// configuration.credentials = .init(user: "me", password: "secret", origin: URL(string: "https://images.example.com")!)
+        /// ```
         public struct Credentials: Sendable, Hashable {
             /// The user name.
             public var user: String
             /// The password.
             public var password: String
+            /// The origin the credentials belong to; only its scheme, host and port count.
+            public var origin: URL
+            /// Whether the credentials may be sent over plain `http`, where anyone on the path can read
+            /// them (default false: an `http` origin gets no credentials).
+            public var allowsInsecureHTTP: Bool
 
-            /// Creates credentials.
-            public init(user: String, password: String) {
+            /// Creates credentials for `origin`.
+            public init(user: String, password: String, origin: URL, allowsInsecureHTTP: Bool = false) {
                 self.user = user
                 self.password = password
+                self.origin = origin
+                self.allowsInsecureHTTP = allowsInsecureHTTP
             }
 
             /// The `Authorization` header value: `Basic base64(user:password)`.
-            public var authorizationHeader: String {
+            var authorizationHeader: String {
                 "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+            }
+
+            /// Whether a request to `url` gets these credentials: same scheme, host and port as ``origin``,
+            /// and `https` unless ``allowsInsecureHTTP``.
+            func apply(to url: URL) -> Bool {
+                guard let scheme = url.scheme?.lowercased(), scheme == origin.scheme?.lowercased(),
+                      scheme == "https" || (scheme == "http" && allowsInsecureHTTP),
+                      let host = url.host?.lowercased(), host == origin.host?.lowercased()
+                else { return false }
+                return Self.port(of: url) == Self.port(of: origin)
+            }
+
+            private static func port(of url: URL) -> Int? {
+                url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
             }
         }
 
@@ -51,8 +85,8 @@ extension ImageDownloader {
         /// Headers sent with every request (default `Accept` and `User-Agent`, see ``defaultAccept`` and
         /// ``defaultUserAgent``); set a value to an empty string to stop sending it (SPEC DL-30, DL-36).
         public var headers: [String: String] = ["Accept": Configuration.defaultAccept, "User-Agent": Configuration.defaultUserAgent]
-        /// Credentials sent as Basic authorisation with every request (default none). An explicit
-        /// `Authorization` entry in ``headers`` wins.
+        /// Credentials sent as Basic authorisation to their origin (default none). An explicit `Authorization`
+        /// entry in ``headers`` wins.
         public var credentials: Credentials?
         /// The statuses that count as success (default 200..<400) (SPEC K-09). A 3xx that is not
         /// followed still needs an image body. A 304 is special: the answer to a conditional request
@@ -69,7 +103,8 @@ extension ImageDownloader {
         /// How many redirects are followed (default 10; 0 disallows them). Loops always fail.
         public var maximumRedirects: Int = 10
         /// Event-loop threads of a group the downloader creates and shuts down itself; `nil`, the
-        /// default, uses the process-wide NIO singleton group, which is never shut down.
+        /// default, uses the process-wide NIO singleton group, which is never shut down. Read only when
+        /// the downloader is created.
         public var eventLoopThreads: Int?
 
         /// Whether and how transient failures are retried (default `nil`: never) (issue item 8).
@@ -99,7 +134,7 @@ extension ImageDownloader {
         public init() {}
 
         /// ``timeout``, with zero or less replaced by ``defaultTimeout``.
-        public var effectiveTimeout: Duration {
+        var effectiveTimeout: Duration {
             timeout > .zero ? timeout : Configuration.defaultTimeout
         }
 

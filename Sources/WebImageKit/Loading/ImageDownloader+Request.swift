@@ -4,15 +4,17 @@ import NIOHTTP1
 import NIOSSL
 
 extension ImageDownloader {
-    /// The request for `url`: configured headers, credentials, validators, then the headers filter and
+    /// The request for `url`: configured headers, credentials (for their origin only), validators, then the headers filter and
     /// the request modifier, and per-request TLS options (SPEC DL-14, DL-54, DL-56; issue item 5).
     /// - Throws: ``ImageDownloadError/Code/cancelled`` when the request modifier returns `nil`.
-    func makeRequest(url: URL, options: DownloadOptions, validators: Validators?) async throws -> HTTPClientRequest {
+    func makeRequest(
+        url: URL, options: DownloadOptions, validators: Validators?, configuration: Configuration
+    ) async throws -> HTTPClientRequest {
         var headers = HTTPHeaders()
         for (name, value) in configuration.headers where !value.isEmpty {
             headers.replaceOrAdd(name: name, value: value)
         }
-        if let credentials = configuration.credentials, !headers.contains(name: "Authorization") {
+        if let credentials = configuration.credentials, credentials.apply(to: url), !headers.contains(name: "Authorization") {
             headers.replaceOrAdd(name: "Authorization", value: credentials.authorizationHeader)
         }
         for header in validators?.requestHeaders ?? [] {

@@ -23,8 +23,10 @@ extension ImageDownloader {
         var outcome: Result<TransferOutcome, ImageDownloadError>
         var attempt = 1
         while true {
+            let configuration = self.configuration  // each attempt uses the configuration of its start
             do {
-                outcome = .success(try await transfer(operationID, url: url, options: options, validators: validators))
+                outcome = .success(try await transfer(
+                    operationID, url: url, options: options, validators: validators, configuration: configuration))
             } catch {
                 outcome = .failure(Self.classify(error))
             }
@@ -61,12 +63,16 @@ extension ImageDownloader {
 
     /// Sends the request and collects the body, checking status, type and size as early as possible.
     /// A 304 is accepted only for a conditional request (SPEC K-09); without validators it is a bad status.
-    private func transfer(_ operationID: UInt64, url: URL, options: DownloadOptions, validators: Validators?) async throws -> TransferOutcome {
-        let request = try await makeRequest(url: url, options: options, validators: validators)
+    private func transfer(
+        _ operationID: UInt64, url: URL, options: DownloadOptions, validators: Validators?, configuration: Configuration
+    ) async throws -> TransferOutcome {
+        let request = try await makeRequest(url: url, options: options, validators: validators, configuration: configuration)
         try Task.checkCancellation()
         emit(.started(url))
         defer { emit(.stopped(url)) }
-        let response = try await client.execute(request, deadline: .distantFuture, logger: logger)
+        let lease = clients.lease(for: HTTPClients.Settings(configuration))
+        defer { clients.release(lease) }
+        let response = try await lease.client.execute(request, deadline: .distantFuture, logger: logger)
         if options.contains(.handleCookies) {
             cookies.store(setCookieHeaders: response.headers["set-cookie"], from: response.url ?? url)
         }
@@ -88,7 +94,7 @@ extension ImageDownloader {
             emit(.receivedResponse(url, head))
             return .notModified(head)
         }
-        try validate(head)
+        try validate(head, configuration)
         emit(.receivedResponse(url, head))
         let expected = head.value(forHeader: "content-length").flatMap { Int($0.filter { $0 != " " && $0 != "\t" }) }
         if let expected, expected > configuration.maximumResponseSize {
@@ -108,7 +114,7 @@ extension ImageDownloader {
                 data.append(contentsOf: chunk.readableBytesView)
                 if !sniffed, data.count >= Self.sniffLength {
                     sniffed = true
-                    try checkContent(head, data)
+                    try checkContent(head, data, configuration)
                 }
                 reportProgress(
                     operationID, DownloadProgress(url: url, receivedBytes: data.count, expectedBytes: expected),
@@ -133,9 +139,9 @@ extension ImageDownloader {
             } catch {
                 throw ImageDownloadError(.decryptionFailed, "the decryptor failed", underlying: error)
             }
-            try checkContent(head, data)
+            try checkContent(head, data, configuration)
         } else if !sniffed {
-            try checkContent(head, data)
+            try checkContent(head, data, configuration)
         }
         return .body(data, head)
     }
@@ -146,7 +152,7 @@ extension ImageDownloader {
     }
 
     /// Rejects a response head whose status or declared type is not acceptable (SPEC OP-27, K-09).
-    private func validate(_ head: DownloadResponse) throws {
+    private func validate(_ head: DownloadResponse, _ configuration: Configuration) throws {
         guard configuration.acceptableStatusCodes.contains(head.statusCode) else {
             throw ImageDownloadError(
                 .badStatus(head.statusCode), "the server answered \(head.statusCode)",
@@ -159,7 +165,7 @@ extension ImageDownloader {
     }
 
     /// With no explicit acceptable types, accepts `image/*` or bytes that start like a known image format.
-    private func checkContent(_ head: DownloadResponse, _ data: Data) throws {
+    private func checkContent(_ head: DownloadResponse, _ data: Data, _ configuration: Configuration) throws {
         guard configuration.acceptableContentTypes == nil else { return }
         if let mimeType = head.mimeType, mimeType.hasPrefix("image/") { return }
         guard ImageFormat(detecting: data) == .unknown else { return }

@@ -25,12 +25,27 @@ import NIOPosix
 /// downloader's own threads, decoding on WebImageKit's decoding threads; completions and progress
 /// callbacks run on those threads, never on an event loop and never under a lock.
 public final class ImageDownloader: Sendable {
-    /// The configuration the downloader was created with.
-    public let configuration: Configuration
+    /// How the downloader downloads. A change applies to the downloads that start afterwards: headers,
+    /// credentials, timeout, limits and hooks (SPEC DL-36, DL-37, DL-43); a new concurrency limit or
+    /// execution order also applies to the downloads already waiting (SPEC DL-17, DL-21).
+    ///
+    /// ```swift
+    /// ImageDownloader.shared.configuration.headers["Referer"] = "https://example.com/"
+    /// ImageDownloader.shared.configuration.timeout = .seconds(30)
+    /// ```
+    public var configuration: Configuration {
+        get { state.withLock { $0.configuration } }
+        set {
+            state.withLock { state in
+                state.configuration = newValue
+                startReady(&state)
+            }
+        }
+    }
     /// The in-memory cookies of requests made with ``DownloadOptions/handleCookies`` (SPEC DL-06).
     public let cookies = CookieJar()
     let logger: Logger
-    let client: HTTPClient
+    let clients: HTTPClients
     /// Whether this is ``shared``, which is never shut down.
     private let isProcessWide: Bool
     private let ownedGroup: MultiThreadedEventLoopGroup?
@@ -49,8 +64,8 @@ public final class ImageDownloader: Sendable {
     }
 
     /// A downloader with the default configuration that lives as long as the process, for code that
-    /// does not manage one (SPEC DL-33). Like the original (DL-44), its ``shutdown()`` does nothing:
-    /// the process's exit ends its connections.
+    /// does not manage one (SPEC DL-33). Configure it through ``configuration`` before (or while) using it.
+    /// Like the original (DL-44), its ``shutdown()`` does nothing: the process's exit ends its connections.
     ///
     /// ```swift
     /// let result = try await ImageDownloader.shared.image(for: url)
@@ -61,7 +76,6 @@ public final class ImageDownloader: Sendable {
 
     private init(configuration: Configuration, logger: Logger, isProcessWide: Bool) {
         self.isProcessWide = isProcessWide
-        self.configuration = configuration
         self.logger = logger
         let group: any EventLoopGroup
         if let threads = configuration.eventLoopThreads {
@@ -72,21 +86,8 @@ public final class ImageDownloader: Sendable {
             ownedGroup = nil
             group = HTTPClient.defaultEventLoopGroup
         }
-        let timeout = TimeAmount.nanoseconds(Int64(configuration.effectiveTimeout / .nanoseconds(1)))
-        var clientConfiguration = HTTPClient.Configuration(
-            redirectConfiguration: configuration.maximumRedirects > 0
-                ? .follow(max: configuration.maximumRedirects, allowCycles: false) : .disallow,
-            timeout: .init(connect: timeout, read: timeout)
-        )
-        clientConfiguration.httpVersion = .automatic
-        // A refused connection or a failed TLS handshake fails the request at once instead of being
-        // retried by the pool until the timeout: ``RetryPolicy`` is the one place retries are decided.
-        clientConfiguration.connectionPool.retryConnectionEstablishment = false
-        client = HTTPClient(eventLoopGroup: group, configuration: clientConfiguration, backgroundActivityLogger: logger)
-        state = LockedValue(DownloaderState(
-            maximumConcurrentDownloads: configuration.maximumConcurrentDownloads,
-            executionOrder: configuration.executionOrder
-        ))
+        clients = HTTPClients(group: group, logger: logger)
+        state = LockedValue(DownloaderState(configuration: configuration))
     }
 
     /// Stops the downloader: new requests fail with ``ImageDownloadError/Code/cancelled``, waiting and
@@ -105,7 +106,7 @@ public final class ImageDownloader: Sendable {
             await task.value
         }
         broadcaster.finish()
-        try await client.shutdown()
+        try await clients.shutdown()
         try await ownedGroup?.shutdownGracefully()
     }
 
@@ -130,7 +131,7 @@ public final class ImageDownloader: Sendable {
     }
 
     /// Whether queued downloads are held back by ``suspend()``.
-    public var isSuspended: Bool {
+    var isSuspended: Bool {
         state.withLock { $0.queue.isSuspended }
     }
 

@@ -44,7 +44,7 @@ public struct RetryPolicy: Sendable, Hashable {
 
     /// How long to wait before trying again after `attempt` (1-based) failed with `error`, or `nil`
     /// when the failure is final. `random` supplies the jitter, a value in 0…1 (default: uniform).
-    public func delay(
+    func delay(
         after attempt: Int,
         failedWith error: ImageDownloadError,
         random: () -> Double = { Double.random(in: 0...1) }

@@ -23,7 +23,7 @@ public struct Validators: Sendable, Hashable {
     public var isEmpty: Bool { etag == nil && lastModified == nil }
 
     /// The request headers of a conditional GET: `If-None-Match` and `If-Modified-Since`.
-    public var requestHeaders: [(name: String, value: String)] {
+    var requestHeaders: [(name: String, value: String)] {
         var headers: [(name: String, value: String)] = []
         if let etag { headers.append(("If-None-Match", etag)) }
         if let lastModified { headers.append(("If-Modified-Since", lastModified)) }

@@ -34,7 +34,7 @@ public struct ImageLoadError: Error, Sendable, CustomStringConvertible {
     public let underlying: (any Error & Sendable)?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String, url: URL?, underlying: (any Error & Sendable)? = nil) {
+    init(_ code: Code, _ message: String, url: URL?, underlying: (any Error & Sendable)? = nil) {
         self.code = code
         self.message = message
         self.url = url

@@ -16,7 +16,7 @@ public struct ImageLoadResult: Sendable {
     public var isFinished: Bool
 
     /// Creates a result.
-    public init(image: Image, data: Data? = nil, cacheType: ImageCacheType, url: URL, isFinished: Bool = true) {
+    init(image: Image, data: Data? = nil, cacheType: ImageCacheType, url: URL, isFinished: Bool = true) {
         self.image = image
         self.data = data
         self.cacheType = cacheType

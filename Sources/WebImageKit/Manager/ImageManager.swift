@@ -55,8 +55,19 @@ public final class ImageManager: Sendable {
         }
     }
 
-    /// The manager over ``ImageCache/shared`` and the default loaders (MG-29, MG-30).
-    public static let shared = ImageManager()
+    /// The manager of code that does not make its own: at first use, one over ``ImageCache/shared`` and the
+    /// default loaders (MG-29, MG-30). Replace it to configure it, best before anything uses it; loads
+    /// already started finish on the manager they started on.
+    ///
+    /// ```swift
+    /// ImageManager.shared = ImageManager(configuration: .init(transformer: ResizeTransformer(width: 256, height: 256)))
+    /// ```
+    public static var shared: ImageManager {
+        get { sharedManager.withLock { $0 } }
+        set { sharedManager.withLock { $0 = newValue } }
+    }
+
+    private static let sharedManager = LockedValue(ImageManager())
 
     /// The loaders used when none is given: `file:`, `data:`, and ``ImageDownloader/shared`` for HTTP(S).
     public static var defaultLoader: any ImageLoading {
@@ -111,7 +122,7 @@ public final class ImageManager: Sendable {
     public var isRunning: Bool { state.withLock { !$0.running.isEmpty } }
 
     /// The number of loads running.
-    public var runningCount: Int { state.withLock { $0.running.count } }
+    var runningCount: Int { state.withLock { $0.running.count } }
 
     /// Cancels every running load: none of them will complete (MG-34, MG-69).
     public func cancelAll() {
@@ -140,14 +151,10 @@ public final class ImageManager: Sendable {
         try await cache.store(image, data: image.data, forKey: cacheKey(for: url), extendedData: nil, cacheType: .all)
     }
 
-    /// Where `url`'s image is cached: memory, disk or none (MG-36, MG-65).
+    /// Where `url`'s image is cached: memory, disk or none (MG-36, MG-65). Whether it is on disk is
+    /// `cache.contains(cacheKey(for: url), cacheType: .disk) == .disk` (MG-37, MG-67).
     public func cachedImageExists(for url: URL) async -> ImageCacheType {
         await cache.contains(cacheKey(for: url), cacheType: .all)
-    }
-
-    /// Whether `url`'s image is on disk (MG-37, MG-67).
-    public func diskImageExists(for url: URL) async -> Bool {
-        await cache.contains(cacheKey(for: url), cacheType: .disk) == .disk
     }
 }
 

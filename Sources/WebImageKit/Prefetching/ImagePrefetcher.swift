@@ -25,9 +25,9 @@ public final class ImagePrefetcher: Sendable {
     /// The options of every load (PF-02; default ``ImageLoadOptions/lowPriority``).
     public let options: ImageLoadOptions
     /// The context of every load.
-    public let context: ImageLoadContext?
+    let context: ImageLoadContext?
     /// Whether prefetched images are kept in memory as well as on disk.
-    public let storesInMemory: Bool
+    let storesInMemory: Bool
     private let state = LockedValue(PrefetcherState())
 
     /// Creates a prefetcher (PF-04).

@@ -87,7 +87,7 @@ import WebImageTestSupport
         #expect(try await cache.count() == 2)
         try await cache.clear()
         #expect(try await cache.count() == 0 && FileManager.default.fileExists(atPath: cache.directory.path))
-        #expect(await cache.data(forKey: "a") == nil)
+        #expect(await cache.entry(forKey: "a")?.data == nil)
     }
 
     @Test func asyncAndSyncFormsShareOneQueue_DC04_IC02() async throws {
@@ -99,11 +99,11 @@ import WebImageTestSupport
         #expect(await cache.entry(forKey: "k")?.extendedData == Data([2]))
         #expect(await cache.contains("k") && cache.sync { $0.contains("k") })
         try await cache.setExtendedData(Data([3]), forKey: "k")
-        #expect(await cache.extendedData(forKey: "k") == Data([3]))
+        #expect(await cache.entry(forKey: "k")?.extendedData == Data([3]))
         try cache.sync { try $0.store(Data([4]), forKey: "s") }
-        #expect(await cache.data(forKey: "s") == Data([4]))
+        #expect(await cache.entry(forKey: "s")?.data == Data([4]))
         try await cache.remove(forKey: "k")
-        #expect(await cache.data(forKey: "k") == nil)
+        #expect(await cache.entry(forKey: "k")?.data == nil)
         #expect(try await cache.totalSize() > 0)
     }
 }

@@ -26,10 +26,10 @@ import WebImageTestSupport
         let cache = DiskCache(namespace: "deep/er", root: root.url.appendingPathComponent("missing"))
         try await cache.store(Data([1]), forKey: "a")
         try FileManager.default.removeItem(at: root.url.appendingPathComponent("missing"))
-        #expect(await cache.data(forKey: "a") == nil)
+        #expect(await cache.entry(forKey: "a")?.data == nil)
         #expect(try await cache.count() == 0)
         try await cache.store(Data([2]), forKey: "b")
-        #expect(await cache.data(forKey: "b") == Data([2]))
+        #expect(await cache.entry(forKey: "b")?.data == Data([2]))
     }
 
     @Test func aFailingWriteReportsAnErrorLeavesNothingAndMemoryStillWorks() throws {

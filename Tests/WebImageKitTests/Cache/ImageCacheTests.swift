@@ -93,7 +93,7 @@ import WebImageTestSupport
         cache.clearMemory()
         #expect(await cache.contains("k") == .disk)
         try await cache.store(ImageCacheFixture.opaque, forKey: "k", cacheType: .memory)
-        try await cache.clearDisk()
+        try await cache.clear(cacheType: .disk)
         #expect(await cache.contains("k") == .memory)
         #expect(FileManager.default.fileExists(atPath: cache.diskCache.directory.path))
     }
@@ -105,7 +105,7 @@ import WebImageTestSupport
         try await cache.store(nil, data: Data([1]), forKey: "old")
         try await cache.store(nil, data: Data([2]), forKey: "new")
         FileDates.set(cache.diskCache.storage.fileURL(forKey: "old").path, modification: Date().addingTimeInterval(-7200))
-        let result = try await cache.cleanDisk()
+        let result = try await cache.diskCache.clean()
         #expect(result.expiredCount == 1)
         #expect(await cache.contains("old") == .notCached)
         #expect(await cache.contains("new") == .disk)
@@ -116,8 +116,8 @@ import WebImageTestSupport
         defer { root.remove() }
         let cache = ImageCacheFixture.cache(root)
         for index in 0..<3 { try await cache.store(nil, data: Data(count: 5000 + index), forKey: "k\(index)") }
-        #expect(try await cache.diskCount() == 3)
-        #expect(try await cache.totalDiskSize() >= 15000)
+        #expect(try await cache.diskCache.count() == 3)
+        #expect(try await cache.diskCache.totalSize() >= 15000)
     }
 
     @Test func ic08AndIC11SharedIsTheDefaultNamespaceAndNamespacesHaveTheirOwnDirectories() throws {
@@ -150,7 +150,7 @@ import WebImageTestSupport
             try await cache.store(ImageCacheFixture.opaque, forKey: "k")
             Issue.record("the store should fail")
         } catch {
-            #expect(error.code == .diskFailed && error.diskError != nil)
+            #expect(error.code == .diskFailed && error.underlying is DiskCacheError)
         }
         #expect(cache.imageFromMemory(forKey: "k") === ImageCacheFixture.opaque)
         #expect(await cache.image(forKey: "k")?.cacheType == .memory)

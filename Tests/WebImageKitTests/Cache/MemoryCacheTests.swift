@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WebImageKit
+@testable import WebImageKit
 import WebImageTestSupport
 
 @Suite struct MemoryCacheTests {

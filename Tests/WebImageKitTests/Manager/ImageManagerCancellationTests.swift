@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WebImageKit
+@testable import WebImageKit
 import WebImageTestSupport
 
 /// Cancelling loads (SPEC MG-46, MG-51, MG-69, CO-03…CO-07) and sharing one load between callers (issue item 4).

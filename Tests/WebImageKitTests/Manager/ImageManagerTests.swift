@@ -17,6 +17,20 @@ import WebImageTestSupport
         #expect(!fixture.manager.isRunning)
     }
 
+    @Test func mg29TheSharedManagerCanBeReplacedToConfigureIt() async throws {
+        let fixture = try ManagerFixture()
+        defer { fixture.remove() }
+        let url = MockLoader.url("shared.png")
+        fixture.loader.serve(url, width: 5, height: 3)
+        let original = ImageManager.shared
+        ImageManager.shared = fixture.manager
+        defer { ImageManager.shared = original }
+        #expect(ImageManager.shared === fixture.manager)
+        let loaded = try await ImageManager.shared.loadImage(from: url)   // through the replacement's loader
+        #expect(loaded.image.pixelSize == PixelSize(width: 5, height: 3))
+        #expect(fixture.loader.loads(of: url) == 1)
+    }
+
     @Test func mg40AStringIsTurnedIntoAURL() async throws {
         let fixture = try ManagerFixture()
         defer { fixture.remove() }
@@ -289,7 +303,7 @@ import WebImageTestSupport
         #expect(await fixture.manager.cachedImageExists(for: url) == .notCached)
         _ = try await fixture.manager.loadImage(from: url, options: [.waitStoreCache])
         #expect(await fixture.manager.cachedImageExists(for: url) == .memory)
-        #expect(await fixture.manager.diskImageExists(for: url))
+        #expect(await fixture.manager.cache.contains(fixture.manager.cacheKey(for: url), cacheType: .disk) == .disk)
     }
 
     @Test func mg33AndMG68SaveImageToCacheStoresUnderTheURLKey() async throws {
@@ -298,7 +312,7 @@ import WebImageTestSupport
         let url = MockLoader.url("saved.png")
         let image = Image(pixels: PixelBuffer(width: 2, height: 2, fill: RGBA(red: 9, green: 9, blue: 9)))
         try await fixture.manager.saveImageToCache(image, for: url)
-        #expect(await fixture.manager.diskImageExists(for: url))
+        #expect(await fixture.manager.cache.contains(fixture.manager.cacheKey(for: url), cacheType: .disk) == .disk)
         #expect(try await fixture.manager.loadImage(from: url).image === image)
     }
 }

@@ -64,14 +64,14 @@ import WebImageTestSupport
         let url = MockLoader.url("a.png")
         fixture.loader.serve(url, width: 8)
         _ = try await fixture.manager.loadImage(from: url)
-        let target = RecordingTarget(transition: .curlUp)
+        let target = RecordingTarget(transition: ImageTransition(.curlUp))
         target.setImage(with: url, manager: fixture.manager)  // a memory hit: set before returning
         target.setImage(with: url, options: [.forceTransition], manager: fixture.manager)
         #expect(target.recorded == [
             .set(width: nil, slot: "image", transition: nil, cacheType: .notCached),
             .set(width: 8, slot: "image", transition: nil, cacheType: .memory),
             .set(width: nil, slot: "image", transition: nil, cacheType: .notCached),
-            .set(width: 8, slot: "image", transition: .curlUp, cacheType: .memory),
+            .set(width: 8, slot: "image", transition: ImageTransition(.curlUp), cacheType: .memory),
         ])
     }
 
