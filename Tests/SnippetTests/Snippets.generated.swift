@@ -62,6 +62,14 @@ enum ReadmeSnippets {
     }
 
     static func example3() async throws {
+        var configuration = ImageDownloader.Configuration()
+        configuration.credentials = .init(user: "me", password: "secret", origin: URL(string: "https://images.example.com")!)
+        ImageDownloader.shared.configuration = configuration
+        ImageDownloader.shared.configuration.headers["Referer"] = "https://example.com/"   // from the next download on
+        _ = configuration
+    }
+
+    static func example4() async throws {
         let memory = MemoryCache<Image>()                 // strict LRU: 20% of RAM (≤ 512 MB) of pixels, weak side-table
         memory.setValue(image, forKey: url.absoluteString)
         let hit = memory.value(forKey: url.absoluteString) // no allocation on a hit
@@ -78,7 +86,7 @@ enum ReadmeSnippets {
         _ = cleaned
     }
 
-    static func example4() async throws {
+    static func example5() async throws {
         let cache = ImageCache.shared                                   // namespace "default"
         try await cache.store(image, data: downloadedBytes, forKey: key) // memory + disk (the original bytes)
         if let hit = await cache.image(forKey: key) { print(hit.cacheType) } // .memory or .disk
@@ -87,7 +95,7 @@ enum ReadmeSnippets {
         _ = cache
     }
 
-    static func example5() async throws {
+    static func example6() async throws {
         let manager = ImageManager.shared                       // ImageCache.shared + the default loaders
         let loaded = try await manager.loadImage(from: url)     // .notCached the first time, then .memory, or .disk
         print(loaded.image.pixelSize, loaded.cacheType, loaded.data?.count ?? 0)
@@ -115,7 +123,7 @@ enum ReadmeSnippets {
         _ = avatar
     }
 
-    static func example6() async throws {
+    static func example7() async throws {
         let prefetcher = ImagePrefetcher(manager: manager)       // 3 at a time, low priority, into the disk cache
         for await update in prefetcher.updates(for: urls) {
             switch update {
@@ -134,7 +142,7 @@ enum ReadmeSnippets {
             // draw it; animate with `transition` when given (0.5 s by default)
         }
     }
-    static func example7() async throws {
+    static func example8() async throws {
 
         let tile = Tile()
         tile.setImage(with: url, placeholder: grey, options: [.delayPlaceholder])   // cancels the tile's previous load
@@ -144,7 +152,7 @@ enum ReadmeSnippets {
         _ = tile
     }
 
-    static func example8() async throws {
+    static func example9() async throws {
         let decoder = ImageCodersManager.shared.makeProgressiveDecoder(for: firstBytes, options: ImageDecodingOptions())
         var received = Data()
         for await chunk in body {                 // however the bytes arrive
@@ -155,7 +163,7 @@ enum ReadmeSnippets {
         _ = received
     }
 
-    static func example9() async throws {
+    static func example10() async throws {
         // A thumbnail that fits in 256×256, decoded small: JPEG scales in the DCT (1/2, 1/4, 1/8) and WebP
         // in libwebp before a Lanczos-3 pass to the exact size, so a 100-megapixel photo never sits in memory.
         let thumb = try ImageCodersManager.shared.decode(data, options: ImageDecodingOptions(
@@ -191,7 +199,7 @@ enum ReadmeSnippets {
             return PixelBuffer(width: pixels.width, height: pixels.height, hasAlpha: pixels.hasAlpha, bytes: bytes)
         }
     }
-    static func example10() async throws {
+    static func example11() async throws {
         var context = ImageLoadContext()
         context.transformer = Grayscale()
         let gray = try await ImageManager.shared.loadImage(from: url, context: context)   // cached as "<url>-grayscale"
@@ -210,11 +218,11 @@ enum ReadmeSnippets {
             throw ImageCodingError(.unsupportedFormat, format: format, "PPMCoder only decodes")
         }
     }
-    static func example11() async throws {
+    static func example12() async throws {
         ImageCodersManager.shared.add(PPMCoder())
     }
 
-    static func example12() async throws {
+    static func example13() async throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: "spinner.gif"))
         let source = try ImageCodersManager.shared.animatedFrameSource(for: data)   // nil for a still image
             ?? DecodedFrameSource(try ImageCodersManager.shared.decode(data))        // or any decoded Image
@@ -303,4 +311,4 @@ enum WebimagekitSnippets {
     }
 }
 
-let snippetSourceDigest = "a759abf1028d35b06c0e1eb318c1bc4ce3bab9834d2c64efdca352f70630fbfc"
+let snippetSourceDigest = "c7f2688a33d0ba41b737354026d62922bedba81ebde48f5e5836352a143f2ced"

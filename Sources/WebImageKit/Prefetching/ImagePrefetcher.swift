@@ -6,7 +6,7 @@ public import Foundation
 /// At most ``maxConcurrentPrefetches`` loads run at once (3 by default, K-17), at low priority; when one
 /// ends the next starts. A URL that fails is skipped and the prefetch goes on. By default the images
 /// go to the disk cache only, so a large prefetch does not push what is on screen out of memory;
-/// ``storesInMemory`` keeps them in memory too.
+/// `storesInMemory: true` keeps them in memory too.
 ///
 /// ```swift
 /// let prefetcher = ImagePrefetcher(manager: manager)
@@ -119,7 +119,7 @@ public final class ImagePrefetcher: Sendable {
         current?.cancel()
     }
 
-    /// The context every prefetch load uses: disk only unless ``storesInMemory``.
+    /// The context every prefetch load uses: disk only unless `storesInMemory`.
     var loadContext: ImageLoadContext {
         var context = context ?? ImageLoadContext()
         if !storesInMemory, context.storeCacheType == nil { context.storeCacheType = .disk }
