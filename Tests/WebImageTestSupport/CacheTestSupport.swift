@@ -1,6 +1,6 @@
 package import Foundation
 import Glibc
-package import WebImageKit
+import WebImageKit
 
 /// A fresh directory under the system temporary directory, removed by ``remove()``.
 package struct TemporaryDirectory {

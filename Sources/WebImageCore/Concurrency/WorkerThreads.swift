@@ -66,11 +66,10 @@ package final class WorkerThreads: TaskExecutor, @unchecked Sendable {
     ///
     /// A task cancelled while `work` waits or runs still waits for it: synchronous work cannot be stopped
     /// from outside; check ``Task/isCancelled`` before calling when the work is optional.
+    /// The calling task itself moves to the pool (this pool is its executor preference while `work` runs) and
+    /// back, so no continuation is involved and every hand-over goes through the pool's mutex.
     package func run<T: Sendable, E: Error>(_ work: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
-        let result: Result<T, E> = await withHandOff { deliver in
-            submit { deliver(Result { () throws(E) -> T in try work() }) }
-        }
-        return try result.get()
+        try await withTaskExecutorPreference(self) { () async throws(E) -> T in try work() }
     }
 
     /// Runs a job of a task that prefers this executor.

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// The synchronous file operations of the disk cache: one directory per namespace, one file per entry
 /// named by the MD5 of its key (SPEC DC-01…DC-03, IC-11…IC-13, IC-25, K-05).

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 extension ImageCache {
     /// Looks `key` up: memory first, then disk (IC-18, IC-19, IC-21, MC-07, MC-08, K-07).

@@ -1,6 +1,6 @@
-public import Foundation
+import Foundation
 public import Logging
-public import WebImageCore
+import WebImageCore
 import AsyncHTTPClient
 import NIOCore
 import NIOPosix

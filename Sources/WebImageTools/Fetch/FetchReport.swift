@@ -1,5 +1,5 @@
 import Foundation
-package import WebImageKit
+import WebImageKit
 
 /// What `webimage fetch` (and the demo) did with one URL.
 package struct FetchItem: Codable, Sendable, Equatable {
