@@ -74,7 +74,7 @@ let package = Package(
         .executableTarget(
             name: "webimage",
             dependencies: [
-                "WebImageKit", "WebImageTools",
+                "WebImageKit", "WebImageTools", "CWebImageShims",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],

@@ -42,6 +42,9 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(help: "Downloads at once.")
     var concurrency = 6
 
+    @Option(name: .customLong("memory-cache"), help: "MiB of decoded images kept in memory (default: 20% of RAM, at most 256).")
+    var memoryCacheMiB: Int?
+
     @Flag(help: "Print one JSON object (items and totals) instead of text.")
     var json = false
 
@@ -50,6 +53,7 @@ struct FetchCommand: AsyncParsableCommand {
         if let transform { _ = try TransformList.parse(transform) }
         if let options { _ = try ImageLoadOptions(names: options) }
         guard concurrency > 0 else { throw ValidationError("--concurrency must be at least 1") }
+        if let memoryCacheMiB, memoryCacheMiB < 0 { throw ValidationError("--memory-cache must be 0 or more") }
         for url in urls where URL(string: url)?.scheme == nil {
             throw ValidationError("not a URL: \(url) (file paths need file://)")
         }
@@ -60,7 +64,7 @@ struct FetchCommand: AsyncParsableCommand {
             urls: urls.compactMap { URL(string: $0) }, outputDirectory: out.map { URL(fileURLWithPath: $0, isDirectory: true) },
             cacheRoot: cache.root, namespace: cache.namespace, thumbnail: thumbnail.flatMap(ConvertCommand.size),
             transformer: try transform.map { try TransformList.parse($0) }, options: try options.map { try ImageLoadOptions(names: $0) } ?? [],
-            concurrency: concurrency)
+            concurrency: concurrency, memoryCacheLimit: memoryCacheMiB.map { $0 << 20 })
         let report = try await FetchOutput(json: json).run(job)
         if report.failed > 0 { throw ExitCode.failure }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CWebImageShims
 import Foundation
 import WebImageKit
 import WebImageTools
@@ -13,6 +14,22 @@ struct WebImageCommand: AsyncParsableCommand {
             DecodeCommand.self, SamplesCommand.self, BenchCacheCommand.self, BenchDownloadCommand.self, BenchManagerCommand.self, SoakCommand.self,
         ]
     )
+
+    static func main() async {
+        returnLargeBlocksToTheSystem()
+        await main(nil)
+    }
+}
+
+/// Makes glibc hand every block of 128 KiB or more straight to `mmap`, so that freeing it returns the memory.
+///
+/// Decoded images are megabytes each. By default glibc raises its mmap threshold to the size of the largest
+/// block freed so far (up to 32 MiB), after which pixel buffers come from the heap and, once freed, mostly
+/// stay in the process: 200 loads of 2048×1365 images peaked about 55 MB higher. A fixed threshold turns
+/// that adaptation off. Programs embedding the library can do the same (`mallopt(M_MMAP_THRESHOLD, …)`,
+/// or `GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072` in the environment).
+private func returnLargeBlocksToTheSystem() {
+    _ = wik_set_mmap_threshold(128 * 1024)
 }
 
 /// Writes a message to standard error.

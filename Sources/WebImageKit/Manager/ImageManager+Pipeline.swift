@@ -119,12 +119,17 @@ extension ImageManager {
             validators = await storedValidators(request)
         }
         let progress = progressHandler(request, options: options, sink: sink)
+        guard let ticket = await decodeBacklog.enter(priority: DownloadPriority(options)) else {
+            throw .cancelled(request.url)
+        }
+        defer { decodeBacklog.leave(ticket) }
         let downloaded: DownloadedData
         do {
             downloaded = try await loader.loadData(for: request.url, options: options, validators: validators, progress: progress)
         } catch {
             throw failure(error, request)
         }
+        decodeBacklog.downloaded(ticket, bytes: downloaded.data.count)
         _ = state.withLock { $0.failedURLs.remove(request.url) }  // MG-53
         guard !downloaded.isNotModified else { return nil }
         metrics.downloads.increment()

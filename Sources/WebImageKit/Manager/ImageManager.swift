@@ -84,6 +84,8 @@ public final class ImageManager: Sendable {
     let metrics: ImageManagerMetrics
     let state = LockedValue(ImageManagerState())
     let sharedLoads = SharedLoads()
+    /// Holds loads back before their download while too many downloaded bytes wait for decoding.
+    let decodeBacklog = DecodeBacklog()
 
     /// Creates a manager (MG-31).
     /// - Parameters:

@@ -22,12 +22,14 @@ package struct FetchJob: Sendable {
     package var options: ImageLoadOptions
     /// Transfers at once.
     package var concurrency: Int
+    /// The memory cache's limit in bytes (`nil`: the library's default).
+    package var memoryCacheLimit: Int?
 
     /// Creates a job with the defaults of `webimage fetch`.
     package init(
         urls: [URL], outputDirectory: URL? = nil, cacheRoot: URL? = nil, namespace: String = "default",
         thumbnail: PixelSize? = nil, transformer: (any ImageTransforming)? = nil, options: ImageLoadOptions = [],
-        concurrency: Int = 6
+        concurrency: Int = 6, memoryCacheLimit: Int? = nil
     ) {
         self.urls = urls
         self.outputDirectory = outputDirectory
@@ -37,6 +39,7 @@ package struct FetchJob: Sendable {
         self.transformer = transformer
         self.options = options
         self.concurrency = concurrency
+        self.memoryCacheLimit = memoryCacheLimit
     }
 
     /// What happens while the job runs, for progress displays.
@@ -55,7 +58,10 @@ package struct FetchJob: Sendable {
         configuration.maximumConcurrentDownloads = max(1, concurrency)
         return try await withImageDownloader(configuration: configuration) { downloader in
             let loaders = ImageLoaderRegistry(loaders: [FileImageLoader(), DataURLImageLoader(), downloader])
-            let manager = ImageManager(cache: ImageCache(namespace: namespace, root: cacheRoot), loader: loaders)
+            var cacheConfiguration = ImageCache.Configuration()
+            if let memoryCacheLimit { cacheConfiguration.memory.totalCostLimit = memoryCacheLimit }
+            let cache = ImageCache(namespace: namespace, root: cacheRoot, configuration: cacheConfiguration)
+            let manager = ImageManager(cache: cache, loader: loaders)
             return try await run(with: manager, events: events)
         }
     }

@@ -55,10 +55,9 @@ import WebImageTestSupport
         #expect(!cache.contains("0") && cache.contains("1"))
     }
 
-    @Test func defaultCostLimitIsAFifthOfMemoryAtMost512MiB() {
+    @Test func defaultCostLimitIsAFifthOfMemoryAtMost256MiB() {
         let limit = MemoryCacheConfiguration.defaultTotalCostLimit
-        #expect(limit > 0 && limit <= 512 << 20)
-        #expect(UInt64(limit) <= ProcessInfo.processInfo.physicalMemory / 5)
+        #expect(UInt64(limit) == min(ProcessInfo.processInfo.physicalMemory / 5, 256 << 20))
         #expect(MemoryCacheConfiguration().countLimit == 0 && MemoryCacheConfiguration().usesWeakCache)
     }
 

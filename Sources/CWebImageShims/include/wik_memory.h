@@ -1,0 +1,9 @@
+#ifndef WIK_MEMORY_H
+#define WIK_MEMORY_H
+
+/// Makes glibc's malloc serve every block of at least `bytes` with mmap, so that freeing it returns the
+/// memory to the system (a fixed threshold also turns off glibc's raising of it to the largest block
+/// freed). Returns 1 on success, 0 where it is not supported.
+int wik_set_mmap_threshold(int bytes);
+
+#endif
