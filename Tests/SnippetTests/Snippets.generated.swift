@@ -70,7 +70,7 @@ enum ReadmeSnippets {
     }
 
     static func example4() async throws {
-        let memory = MemoryCache<Image>()                 // strict LRU: 20% of RAM (≤ 512 MB) of pixels, weak side-table
+        let memory = MemoryCache<Image>()                 // strict LRU: 20% of RAM (≤ 256 MiB) of pixels, weak side-table
         memory.setValue(image, forKey: url.absoluteString)
         let hit = memory.value(forKey: url.absoluteString) // no allocation on a hit
 
@@ -311,4 +311,4 @@ enum WebimagekitSnippets {
     }
 }
 
-let snippetSourceDigest = "c7f2688a33d0ba41b737354026d62922bedba81ebde48f5e5836352a143f2ced"
+let snippetSourceDigest = "0a3f43b292bf194e7bbea50df83203034e1b48e88f59036f422d2314d50f4d08"
