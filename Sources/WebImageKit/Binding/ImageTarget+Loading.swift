@@ -153,11 +153,15 @@ extension ImageManager {
         await withTaskGroup(of: (Int, Result<ImageLoadResult, ImageLoadError>).self) { group in
             for (index, url) in urls.enumerated() {
                 group.addTask {
+                    // Assigned, then returned: with Swift 6.3, `return (index, .success(try await …))` inside
+                    // `do throws(ImageLoadError)` here handed the group a corrupt value (an index out of range).
+                    let result: Result<ImageLoadResult, ImageLoadError>
                     do throws(ImageLoadError) {
-                        return (index, .success(try await self.loadImage(from: url, options: options, context: context)))
+                        result = .success(try await self.loadImage(from: url, options: options, context: context))
                     } catch {
-                        return (index, .failure(error))
+                        result = .failure(error)
                     }
+                    return (index, result)
                 }
             }
             var results = [Result<ImageLoadResult, ImageLoadError>?](repeating: nil, count: urls.count)

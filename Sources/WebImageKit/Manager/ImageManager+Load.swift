@@ -45,7 +45,7 @@ extension ImageManager {
             completed(.success(hit))
             return finishedOperation(url: url)
         }
-        let operation = register(url: url)
+        let operation = LoadOperation(url: url)
         start(request, operation, progress: progress, intermediate: { completed(.success($0)) }) { result in
             switch result {
             case .success(let loaded?): completed(.success(loaded))
@@ -89,7 +89,7 @@ extension ImageManager {
         case .done(let result): return try result.get()
         case .run(let resolved): request = resolved
         }
-        let operation = register(url: url)
+        let operation = LoadOperation(url: url)
         let cachedFirst = LockedValue<ImageLoadResult?>(nil)
         let result: Result<ImageLoadResult, ImageLoadError> = await withTaskCancellationHandler {
             await withHandOff { deliver in
@@ -194,14 +194,12 @@ extension ImageManager {
         let deliverIntermediate: @Sendable (ImageLoadResult) -> Void = { result in
             if operation.claimDelivery(final: false) { intermediate(result) }
         }
-        let deliverFinal: @Sendable (Result<ImageLoadResult?, ImageLoadError>) -> Void = { [weak self] result in
-            guard operation.claimDelivery(final: true) else { return }
-            self?.unregister(operation)
-            finish(result)
+        let deliverFinal: @Sendable (Result<ImageLoadResult?, ImageLoadError>) -> Void = { result in
+            if operation.claimDelivery(final: true) { finish(result) }
         }
-        let listener = SharedLoads.Listener(progress: guardedProgress, intermediate: deliverIntermediate, finish: deliverFinal)
-        let key = request.sharingKey ?? .solo(operation.id, url: request.url)
-        let subscription = sharedLoads.join(key, listener: listener) { [self] sink in
+        let listener = SharedLoads.Listener(
+            progress: guardedProgress, intermediate: deliverIntermediate, finish: deliverFinal, cancel: { operation.cancel() })
+        let subscription = sharedLoads.join(request.sharingKey, url: request.url, listener: listener) { [self] sink in
             await runPipeline(request, sink: sink)
         }
         operation.attach(subscription)

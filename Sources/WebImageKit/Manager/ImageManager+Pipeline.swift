@@ -10,18 +10,24 @@ extension ImageManager {
     func runPipeline(_ request: LoadRequest, sink: SharedLoads.Sink) async -> Result<ImageLoadResult?, ImageLoadError> {
         let clock = ContinuousClock()
         let start = clock.now
+        // Assigned, then returned: see ``ImageManager/loadImages(_:options:context:)`` on `return` inside `do throws`.
+        let outcome: Result<ImageLoadResult?, ImageLoadError>
         do throws(ImageLoadError) {
-            let result = try await pipeline(request, sink: sink)
+            outcome = .success(try await pipeline(request, sink: sink))
+        } catch {
+            outcome = .failure(error)
+        }
+        switch outcome {
+        case .success(let result):
             logger.debug("image loaded", metadata: [
                 "key": "\(request.finalKey)", "source": "\(result?.cacheType.rawValue ?? "not modified")",
                 "bytes": "\(result?.data?.count ?? 0)", "ms": "\((clock.now - start).milliseconds)",
             ])
-            return .success(result)
-        } catch {
+        case .failure(let error):
             if error.code != .cancelled { metrics.failures.increment() }
             logger.debug("image load failed", metadata: ["key": "\(request.finalKey)", "error": "\(error)"])
-            return .failure(error)
         }
+        return outcome
     }
 
     private func pipeline(_ request: LoadRequest, sink: SharedLoads.Sink) async throws(ImageLoadError) -> ImageLoadResult? {

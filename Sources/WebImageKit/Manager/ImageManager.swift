@@ -121,18 +121,14 @@ public final class ImageManager: Sendable {
     }
 
     /// Whether any load is running (MG-35, MG-70).
-    public var isRunning: Bool { state.withLock { !$0.running.isEmpty } }
+    public var isRunning: Bool { sharedLoads.listenerCount > 0 }
 
     /// The number of loads running.
-    var runningCount: Int { state.withLock { $0.running.count } }
+    var runningCount: Int { sharedLoads.listenerCount }
 
     /// Cancels every running load: none of them will complete (MG-34, MG-69).
     public func cancelAll() {
-        let running = state.withLock { state in
-            defer { state.running.removeAll() }
-            return Array(state.running.values)
-        }
-        for operation in running { operation.cancel() }
+        sharedLoads.cancelAll()
     }
 
     /// The URLs on the failed-URL list (MG-27).
@@ -169,6 +165,4 @@ struct WeakDelegate: Sendable {
 struct ImageManagerState: Sendable {
     var delegate = WeakDelegate(value: nil)
     var failedURLs: Set<URL> = []
-    var running: [UInt64: LoadOperation] = [:]
-    var nextOperationID: UInt64 = 0
 }

@@ -16,14 +16,10 @@ public final class LoadOperation: Cancellable {
 
     /// The URL being loaded (`nil` for a load that was refused at once).
     public let url: URL?
-    let id: UInt64
-    private weak let manager: ImageManager?
     private let state = LockedValue(State())
 
-    init(url: URL?, id: UInt64, manager: ImageManager?) {
+    init(url: URL?) {
         self.url = url
-        self.id = id
-        self.manager = manager
     }
 
     /// Whether ``cancel()`` took effect before the load finished.
@@ -44,7 +40,6 @@ public final class LoadOperation: Cancellable {
             return (state.subscription, state.onCancel)
         }
         subscription?.cancel()
-        manager?.unregister(self)
         onCancel?()
     }
 
@@ -82,24 +77,9 @@ public final class LoadOperation: Cancellable {
 }
 
 extension ImageManager {
-    /// Creates an operation and adds it to the running set (MG-42, MG-44).
-    func register(url: URL?) -> LoadOperation {
-        state.withLock { state in
-            state.nextOperationID &+= 1
-            let operation = LoadOperation(url: url, id: state.nextOperationID, manager: self)
-            state.running[operation.id] = operation
-            return operation
-        }
-    }
-
-    /// Removes an operation from the running set (MG-46, MG-59).
-    func unregister(_ operation: LoadOperation) {
-        _ = state.withLock { $0.running.removeValue(forKey: operation.id) }
-    }
-
-    /// An operation that was never registered, for loads that end before any work starts.
+    /// An operation for a load that ended before any work started.
     func finishedOperation(url: URL?) -> LoadOperation {
-        let operation = LoadOperation(url: url, id: 0, manager: nil)
+        let operation = LoadOperation(url: url)
         _ = operation.claimDelivery(final: true)
         return operation
     }

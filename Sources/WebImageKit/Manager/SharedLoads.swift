@@ -1,6 +1,11 @@
+import Foundation
+
 /// Runs one pipeline per distinct load and lets simultaneous callers listen to it (issue item 4): callers
 /// of the same image with the same options share one cache query, one download, one decode and one
 /// transform. A caller leaving removes only itself; the pipeline is cancelled when the last one leaves.
+///
+/// It is the one record of the manager's running loads and their callers: ``ImageManager/isRunning`` and
+/// ``ImageManager/cancelAll()`` read it.
 final class SharedLoads: Sendable {
     /// What a listener receives: intermediate results (partial images, a cached image before a refresh),
     /// progress, and the end (`nil`: nothing more to deliver).
@@ -8,6 +13,8 @@ final class SharedLoads: Sendable {
         let progress: (@Sendable (DownloadProgress) -> Void)?
         let intermediate: @Sendable (ImageLoadResult) -> Void
         let finish: @Sendable (Result<ImageLoadResult?, ImageLoadError>) -> Void
+        /// Cancels the caller (for ``SharedLoads/cancelAll()``): it leaves and is never called again.
+        let cancel: @Sendable () -> Void
     }
 
     /// A listener's handle; ``cancel()`` removes it from its load.
@@ -50,14 +57,16 @@ final class SharedLoads: Sendable {
 
     private let state = LockedValue(State())
 
-    /// Adds `listener` to the load of `key`, starting `pipeline` when none runs for it.
+    /// Adds `listener` to the load of `key` (`nil`: a load that runs alone), starting `pipeline` when none
+    /// runs for it.
     func join(
-        _ key: LoadKey, listener: Listener,
+        _ key: LoadKey?, url: URL, listener: Listener,
         pipeline: @escaping @Sendable (Sink) async -> Result<ImageLoadResult?, ImageLoadError>
     ) -> Subscription {
         state.withLock { state in
             state.nextID &+= 1
             let id = state.nextID
+            let key = key ?? .solo(id, url: url)
             if state.entries[key] != nil {
                 state.entries[key]?.listeners[id] = listener
             } else {
@@ -70,6 +79,17 @@ final class SharedLoads: Sendable {
             }
             return Subscription(loads: self, key: key, id: id)
         }
+    }
+
+    /// The number of callers of every running load.
+    var listenerCount: Int {
+        state.withLock { state in state.entries.values.reduce(0) { $0 + $1.listeners.count } }
+    }
+
+    /// Cancels every caller of every load; each leaves, so every pipeline is cancelled too (MG-34).
+    func cancelAll() {
+        let listeners = state.withLock { state in state.entries.values.flatMap(\.listeners.values) }
+        for listener in listeners { listener.cancel() }
     }
 
     private func listeners(of key: LoadKey) -> [Listener] {
