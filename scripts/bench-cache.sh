@@ -14,12 +14,13 @@ trap 'rm -rf "$scratch"' EXIT
 
 python3 - "$scratch/results.json" benchmarks/RESULTS.md <<'PY'
 import json, platform, subprocess, sys, datetime, re
+sys.path.insert(0, "scripts/lib")
+from report_section import write_section
 results = json.load(open(sys.argv[1]))
 path = sys.argv[2]
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.machine())
 swift = subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
 lines = [
-    "<!-- cache:begin -->",
     "## Caches",
     "",
     f"Measured {datetime.date.today()} on {cpu}, {subprocess.run(['nproc'], capture_output=True, text=True).stdout.strip()} cores, "
@@ -45,14 +46,6 @@ lines += [
     f"| store, fsync before rename (default) | {results['syncedStoresPerSecond']:,.0f} entries/s |",
     f"| query (hits) | {results['queriesPerSecond']:,.0f} entries/s |",
     f"| clean {n:,} entries to half the size limit | {results['cleanMilliseconds']:.0f} ms ({results['cleanRemoved']:,} removed) |",
-    "<!-- cache:end -->",
 ]
-section = "\n".join(lines)
-text = open(path).read()
-if "<!-- cache:begin -->" in text:
-    text = re.sub(r"<!-- cache:begin -->.*?<!-- cache:end -->", lambda _: section, text, flags=re.S)
-else:
-    text = text.rstrip("\n") + "\n\n" + section + "\n"
-open(path, "w").write(text)
-print(section)
+write_section(path, "cache", lines)
 PY

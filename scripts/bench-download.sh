@@ -39,6 +39,8 @@ hyperfine --runs 20 -n startup "$bin bench-download --url-file $scratch/empty.tx
 python3 - "$scratch" "$count" "$image_bytes" benchmarks/RESULTS.md \
     "${made[webimage-distinct]}" "${made[curl-distinct]}" "${made[webimage-same]}" "${made[curl-same]}" <<'PY'
 import json, platform, subprocess, sys, datetime, re
+sys.path.insert(0, "scripts/lib")
+from report_section import write_section
 scratch, count, size, path = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 made = dict(zip(["webimage-distinct", "curl-distinct", "webimage-same", "curl-same"], sys.argv[5:9]))
 def means(name):
@@ -50,7 +52,6 @@ swift = subprocess.run(["swift", "--version"], capture_output=True, text=True).s
 curl = subprocess.run(["curl", "--version"], capture_output=True, text=True).stdout.split()[1]
 nginx = subprocess.run(["nginx", "-v"], capture_output=True, text=True).stderr.strip().split("/")[-1]
 lines = [
-    "<!-- download:begin -->",
     "## Downloader",
     "",
     f"Measured {datetime.date.today()} on {cpu}, {subprocess.run(['nproc'], capture_output=True, text=True).stdout.strip()} cores, "
@@ -75,14 +76,6 @@ lines += [
     f"In process, without start-up: {inprocess['requested']:,} distinct images downloaded in "
     f"{inprocess['seconds']*1000:.0f} ms ({inprocess['requested']/inprocess['seconds']:,.0f} images/s). "
     "Ratio = webimage / curl; below 1 is faster. For one URL, webimage sends one request and shares it among all callers (SPEC DL-48).",
-    "<!-- download:end -->",
 ]
-section = "\n".join(lines)
-text = open(path).read()
-if "<!-- download:begin -->" in text:
-    text = re.sub(r"<!-- download:begin -->.*?<!-- download:end -->", lambda _: section, text, flags=re.S)
-else:
-    text = text.rstrip("\n") + "\n\n" + section + "\n"
-open(path, "w").write(text)
-print(section)
+write_section(path, "download", lines)
 PY

@@ -43,6 +43,8 @@ done
 
 python3 - benchmarks/RESULTS.md "$count" "$bytes" "${results[default-6]}" "${results[default-200]}" "${results[nocache-6]}" <<'PY'
 import datetime, platform, re, subprocess, sys
+sys.path.insert(0, "scripts/lib")
+from report_section import write_section
 path, count, total = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 runs = [[int(v) / 1024 for v in arg.split()] for arg in sys.argv[4:7]]
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.machine())
@@ -50,7 +52,6 @@ swift = subprocess.run(["swift", "--version"], capture_output=True, text=True).s
 def row(label, values):
     return f"| {label} | {max(values):.0f} | {min(values):.0f} |"
 lines = [
-    "<!-- load-memory:begin -->",
     "## Many loads at once: peak memory",
     "",
     f"Measured {datetime.date.today()} on {cpu}, {subprocess.run(['nproc'], capture_output=True, text=True).stdout.strip()} cores; {swift}.",
@@ -69,14 +70,6 @@ lines = [
     "Decoding runs one image per core; bodies that arrive faster than that wait, at most 16 MB of them (loads wait "
     "before their download beyond that), and the tool returns freed pixel buffers to the system (a fixed glibc mmap "
     "threshold). So the peak is the cache's limit plus the last row: the process, the decodes in flight and the waiting bodies.",
-    "<!-- load-memory:end -->",
 ]
-section = "\n".join(lines)
-text = open(path).read()
-if "<!-- load-memory:begin -->" in text:
-    text = re.sub(r"<!-- load-memory:begin -->.*?<!-- load-memory:end -->", lambda _: section, text, flags=re.S)
-else:
-    text = text.rstrip("\n") + "\n\n" + section + "\n"
-open(path, "w").write(text)
-print(section)
+write_section(path, "load-memory", lines)
 PY

@@ -39,6 +39,8 @@ for ((n = 0; n < loads; n++)); do curl -s -o /dev/null -w '%{time_total}\n' "$ur
 
 python3 - "$scratch" "$loads" benchmarks/RESULTS.md <<'PY'
 import json, platform, subprocess, sys, datetime, re
+sys.path.insert(0, "scripts/lib")
+from report_section import write_section
 scratch, loads, path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 ours = json.load(open(f"{scratch}/manager.json"))
 pillow = json.load(open(f"{scratch}/pillow.json"))
@@ -48,7 +50,6 @@ cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.start
 swift = subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
 pil = subprocess.run(["/usr/bin/python3", "-c", "import PIL; print(PIL.__version__)"], capture_output=True, text=True).stdout.strip()
 lines = [
-    "<!-- manager:begin -->",
     "## Manager",
     "",
     f"Measured {datetime.date.today()} on {cpu}, {subprocess.run(['nproc'], capture_output=True, text=True).stdout.strip()} cores, "
@@ -74,14 +75,6 @@ lines = [
     f"| webimage (`ImageManager`) | {ours['coldP50']:.2f} | {ours['coldP99']:.2f} | |",
     f"| Pillow (fetch + decode) | {pillow['p50']:.2f} | {pillow['p99']:.2f} | {ours['coldP50'] / pillow['p50']:.2f} |",
     f"| curl (fetch only) | {curl_p50:.2f} | {curl[min(len(curl) - 1, int((len(curl) - 1) * 0.99))]:.2f} | (does no decode: {ours['coldP50'] / curl_p50:.1f}×) |",
-    "<!-- manager:end -->",
 ]
-section = "\n".join(lines)
-text = open(path).read()
-if "<!-- manager:begin -->" in text:
-    text = re.sub(r"<!-- manager:begin -->.*?<!-- manager:end -->", lambda _: section, text, flags=re.S)
-else:
-    text = text.rstrip("\n") + "\n\n" + section + "\n"
-open(path, "w").write(text)
-print(section)
+write_section(path, "manager", lines)
 PY

@@ -10,9 +10,12 @@ import datetime
 import json
 import os
 import platform
-import re
+
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+from report_section import write_section  # noqa: E402
 
 RESULTS = os.path.join(os.path.dirname(__file__), "..", "benchmarks", "RESULTS.md")
 
@@ -107,8 +110,7 @@ def main():
         header += " webimage MB | vips MB | Pillow MB |"
         rule += " ---: | ---: | ---: |"
     today = datetime.date.today().isoformat()
-    body = "\n".join([
-        f"<!-- {section}:begin -->",
+    lines = [
         f"## {title}",
         "",
         f"Measured {today} on {machine()}.",
@@ -121,15 +123,8 @@ def main():
         header,
         rule,
         *rows,
-        f"<!-- {section}:end -->",
-    ])
-    text = open(RESULTS).read() if os.path.exists(RESULTS) else "# Benchmark results\n\nEach section is rewritten by the script named in it.\n"
-    pattern = re.compile(rf"<!-- {section}:begin -->.*?<!-- {section}:end -->", re.S)
-    text = pattern.sub(lambda _: body, text) if pattern.search(text) else text.rstrip() + "\n\n" + body + "\n"
-    with open(RESULTS, "w") as f:
-        f.write(text)
-    print(body)
-
+    ]
+    write_section(RESULTS, section, lines, header="# Benchmark results\n\nEach section is rewritten by the script named in it.\n")
 
 if __name__ == "__main__":
     main()

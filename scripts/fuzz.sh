@@ -30,9 +30,10 @@ done
 
 python3 - "$seconds" benchmarks/RELIABILITY.md "${rows[@]}" <<'PY'
 import datetime, os, re, sys
+sys.path.insert(0, "scripts/lib")
+from report_section import write_section
 seconds, path, rows = sys.argv[1], sys.argv[2], [r.split() for r in sys.argv[3:]]
 lines = [
-    "<!-- fuzz:begin -->",
     "## Fuzzing",
     "",
     f"Measured {datetime.date.today()}, {os.cpu_count()} cores. Command: `scripts/fuzz.sh {seconds}`: libFuzzer with AddressSanitizer, "
@@ -49,13 +50,5 @@ what = {
 }
 for target, executions, crashes, corpus in rows:
     lines.append(f"| Fuzz{target} | {what.get(target, '')} | {int(executions):,} | {crashes} | {int(corpus):,} |")
-lines.append("<!-- fuzz:end -->")
-section = "\n".join(lines)
-text = open(path).read() if os.path.exists(path) else "# Reliability\n\nEach section is rewritten by the script named in it.\n"
-if "<!-- fuzz:begin -->" in text:
-    text = re.sub(r"<!-- fuzz:begin -->.*?<!-- fuzz:end -->", lambda _: section, text, flags=re.S)
-else:
-    text = text.rstrip("\n") + "\n\n" + section + "\n"
-open(path, "w").write(text)
-print(section)
+write_section(path, "fuzz", lines, header="# Reliability\n\nEach section is rewritten by the script named in it.\n")
 PY

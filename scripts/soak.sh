@@ -28,13 +28,14 @@ cat "$scratch/soak.json"
 
 python3 - "$scratch/soak.json" "$minutes" "$(wc -l < "$scratch/urls.txt")" benchmarks/RELIABILITY.md <<'PY'
 import json, os, platform, re, subprocess, sys, datetime
+sys.path.insert(0, "scripts/lib")
+from report_section import write_section
 r = json.load(open(sys.argv[1]))
 minutes, urls, path = sys.argv[2], sys.argv[3], sys.argv[4]
 grew = r["residentAtEnd"] - r["residentAfterWarmUp"]
 verdict = "no growth after warm-up" if grew <= max(16, 0.1 * r["residentAfterWarmUp"]) else f"**grew by {grew:.0f} MiB after warm-up**"
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.machine())
 lines = [
-    "<!-- soak:begin -->",
     "## Soak",
     "",
     f"Measured {datetime.date.today()} on {cpu}, {os.cpu_count()} cores. Command: `scripts/soak.sh {minutes}` (release build, "
@@ -52,14 +53,6 @@ lines = [
     "",
     f"Every load ended exactly once (completed + failed + cancelled = {r['completed'] + r['failed'] + r['cancelled']:,} of {r['loads']:,}); "
     f"resident memory: {verdict}.",
-    "<!-- soak:end -->",
 ]
-section = "\n".join(lines)
-text = open(path).read() if os.path.exists(path) else "# Reliability\n\nEach section is rewritten by the script named in it.\n"
-if "<!-- soak:begin -->" in text:
-    text = re.sub(r"<!-- soak:begin -->.*?<!-- soak:end -->", lambda _: section, text, flags=re.S)
-else:
-    text = text.rstrip("\n") + "\n\n" + section + "\n"
-open(path, "w").write(text)
-print(section)
+write_section(path, "soak", lines, header="# Reliability\n\nEach section is rewritten by the script named in it.\n")
 PY
