@@ -10,7 +10,6 @@ import datetime
 import json
 import os
 import platform
-
 import subprocess
 import sys
 
