@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImageKit
+import WebImageTestSupport
 
 /// Server faults through the whole manager (issue 8 item 3): each load ends with the right typed error (or
 /// succeeds after a retry when asked), nothing is stored in the cache, and the URL is put on the failed-URL
@@ -45,8 +46,9 @@ import WebImageKit
     func aFaultEndsWithItsTypedErrorStoresNothingAndBlocksOnlyPermanentFailures(_ expectation: Expectation) async throws {
         #expect(!TestImageServer.faultPayloads.huge.isEmpty && !TestImageServer.faultPayloads.bomb.isEmpty)
         let server = try TestImageServer()
-        let root = try ImageManagerIntegrationTests.temporaryRoot()
-        defer { try? FileManager.default.removeItem(at: root) }
+        let directory = try TemporaryDirectory("manager")
+        defer { directory.remove() }
+        let root = directory.url
         try await server.run { base in
             try await withImageDownloader(configuration: Self.configuration(for: expectation.path)) { downloader in
                 let cache = ImageCache(namespace: "faults", root: root)
@@ -85,8 +87,10 @@ import WebImageKit
         let server = try TestImageServer()
         try await server.run { base in
             let (clock, sleeps) = RetryTests.recordingClock()
+            let directory = try TemporaryDirectory("manager")
+            defer { directory.remove() }
             try await withImageDownloader(configuration: RetryTests.configuration(clock)) { downloader in
-                let manager = ImageManager(cache: ImageCache(namespace: "retry", root: try ImageManagerIntegrationTests.temporaryRoot()), loader: downloader)
+                let manager = ImageManager(cache: ImageCache(namespace: "retry", root: directory.url), loader: downloader)
                 let loaded = try await manager.loadImage(from: base.appendingPathComponent("flaky/retry.png"))
                 #expect(loaded.image.pixelSize == PixelSize(width: 16, height: 8))
                 #expect(sleeps.sleeps.withLock { $0 } == [.seconds(7), .seconds(7)])

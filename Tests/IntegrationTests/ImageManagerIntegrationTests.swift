@@ -1,19 +1,15 @@
 import Foundation
 import Testing
 import WebImageKit
+import WebImageTestSupport
 
 /// The manager end to end over loopback: downloader, disk cache, memory cache (issue 6 tests).
 @Suite struct ImageManagerIntegrationTests {
-    static func temporaryRoot() throws -> URL {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("wik-manager-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        return root
-    }
-
     @Test func aColdLoadDownloadsOnceAWarmLoadIsAMemoryHitAndAFreshManagerIsADiskHit() async throws {
         let server = try TestImageServer()
-        let root = try Self.temporaryRoot()
-        defer { try? FileManager.default.removeItem(at: root) }
+        let directory = try TemporaryDirectory("manager")
+        defer { directory.remove() }
+        let root = directory.url
         try await server.run { base in
             try await withImageDownloader { downloader in
                 let url = base.appendingPathComponent("image/photo.png")
@@ -37,8 +33,9 @@ import WebImageKit
 
     @Test func fiftySimultaneousLoadsOfOneURLMakeOneRequest() async throws {
         let server = try TestImageServer()
-        let root = try Self.temporaryRoot()
-        defer { try? FileManager.default.removeItem(at: root) }
+        let directory = try TemporaryDirectory("manager")
+        defer { directory.remove() }
+        let root = directory.url
         try await server.run { base in
             try await withImageDownloader { downloader in
                 let url = base.appendingPathComponent("image/shared.png")
@@ -52,8 +49,9 @@ import WebImageKit
 
     @Test func refreshCachedSendsTheStoredETagAndA304GivesNoSecondResult() async throws {
         let server = try TestImageServer()
-        let root = try Self.temporaryRoot()
-        defer { try? FileManager.default.removeItem(at: root) }
+        let directory = try TemporaryDirectory("manager")
+        defer { directory.remove() }
+        let root = directory.url
         try await server.run { base in
             try await withImageDownloader { downloader in
                 let url = base.appendingPathComponent("etag")
@@ -78,8 +76,9 @@ import WebImageKit
 
     @Test func aServerErrorPutsTheURLOnTheFailedListAndNothingIsCached() async throws {
         let server = try TestImageServer()
-        let root = try Self.temporaryRoot()
-        defer { try? FileManager.default.removeItem(at: root) }
+        let directory = try TemporaryDirectory("manager")
+        defer { directory.remove() }
+        let root = directory.url
         try await server.run { base in
             try await withImageDownloader { downloader in
                 let url = base.appendingPathComponent("status/404")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImageKit
+import WebImageTestSupport
 
 /// Progressive loads deliver partial images before the final one (SPEC DL-02, OP-28, K-11): the downloader
 /// hands the bytes so far to callers that ask for them, and the manager's decode stage turns them into images.
@@ -9,8 +10,9 @@ import WebImageKit
         let server = try TestImageServer()
         try await server.run { base in
             try await withImageDownloader { downloader in
-                let root = try ImageManagerIntegrationTests.temporaryRoot()
-                defer { try? FileManager.default.removeItem(at: root) }
+                let directory = try TemporaryDirectory("manager")
+                defer { directory.remove() }
+                let root = directory.url
                 // An hour between partial images: the throttle lets exactly one through.
                 let manager = ImageManager(
                     cache: ImageCache(namespace: "progressive", root: root), loader: downloader,
