@@ -38,8 +38,11 @@ public protocol ImageTarget: AnyObject, Sendable {
 }
 
 extension ImageTarget {
+    /// Ignores progress by default.
     public func imageLoadDidProgress(_ progress: DownloadProgress, for slot: ImageSlot) {}
+    /// Ignores failures by default.
     public func imageLoadDidFail(_ error: ImageLoadError, for slot: ImageSlot) {}
+    /// Ignores animation images by default.
     public func setAnimationImages(_ images: [Image], for slot: ImageSlot) {}
 }
 

@@ -46,6 +46,7 @@ public protocol ImageCaching: AnyObject, Sendable {
 }
 
 extension ImageCaching {
+    /// Runs ``ImageCaching/store(_:data:forKey:extendedData:cacheType:)`` in a task and reports its error.
     public func storeInBackground(
         _ image: Image?, data: Data?, forKey key: String, extendedData: Data?, cacheType: ImageCacheType,
         completion: @escaping @Sendable ((any Error)?) -> Void
@@ -60,7 +61,9 @@ extension ImageCaching {
         }
     }
 
+    /// No memory part by default: always `nil`.
     public func imageFromMemory(forKey key: String) -> Image? { nil }
+    /// No synchronous reads by default: always `nil`.
     public func storedDataSynchronously(forKey key: String) -> Data? { nil }
 }
 

@@ -20,6 +20,7 @@ public enum DownloadPriority: Int, Comparable, Sendable, CaseIterable {
         }
     }
 
+    /// Orders priorities low < normal < high.
     public static func < (lhs: DownloadPriority, rhs: DownloadPriority) -> Bool {
         lhs.rawValue < rhs.rawValue
     }

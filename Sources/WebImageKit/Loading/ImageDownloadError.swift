@@ -44,6 +44,7 @@ public struct ImageDownloadError: Error, Sendable, CustomStringConvertible {
         /// ``ImageDownloader/Configuration/decryptor`` threw; ``ImageDownloadError/underlying`` is its error.
         case decryptionFailed
 
+        /// The code's name, with its status for ``badStatus(_:)``.
         public var description: String {
             switch self {
             case .invalidURL: "invalidURL"
@@ -96,6 +97,7 @@ public struct ImageDownloadError: Error, Sendable, CustomStringConvertible {
     /// The decoding error behind a ``Code/decodeFailed`` error.
     public var codingError: ImageCodingError? { underlying as? ImageCodingError }
 
+    /// The code and the message, then the underlying error if any.
     public var description: String {
         var text = "\(code): \(message)"
         if let underlying { text += " (\(underlying))" }

@@ -21,6 +21,7 @@ public struct ImageLoadError: Error, Sendable, CustomStringConvertible {
         /// A transformer threw.
         case transformFailed
 
+        /// The code's name.
         public var description: String { rawValue }
     }
 
@@ -54,6 +55,7 @@ public struct ImageLoadError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The code, the message and the URL, then the underlying error if any.
     public var description: String {
         var text = "\(code): \(message)"
         if let url { text += " (\(url.absoluteString))" }

@@ -20,12 +20,15 @@ public protocol ImageManagerDelegate: AnyObject, Sendable {
 }
 
 extension ImageManagerDelegate {
+    /// Allows every download by default.
     public func imageManager(_ manager: ImageManager, shouldDownloadImageFor url: URL) -> Bool { true }
 
+    /// Blocks permanent failures by default (``ImageLoadError/isTransient`` is false).
     public func imageManager(_ manager: ImageManager, shouldBlockFailedURL url: URL, error: ImageLoadError) -> Bool {
         !error.isTransient
     }
 
+    /// Returns the image unchanged by default.
     public func imageManager(_ manager: ImageManager, transformDownloadedImage image: Image, for url: URL) -> Image {
         image
     }

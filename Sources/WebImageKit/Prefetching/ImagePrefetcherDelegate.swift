@@ -11,7 +11,9 @@ public protocol ImagePrefetcherDelegate: AnyObject, Sendable {
 }
 
 extension ImagePrefetcherDelegate {
+    /// Does nothing by default.
     public func imagePrefetcher(_ prefetcher: ImagePrefetcher, didPrefetch url: URL, finishedCount: Int, totalCount: Int) {}
+    /// Does nothing by default.
     public func imagePrefetcher(_ prefetcher: ImagePrefetcher, didFinishWithTotalCount totalCount: Int, skippedCount: Int) {}
 }
 
