@@ -1,6 +1,13 @@
 /// Suspends until `start`'s `deliver` is called, and returns what it was given, passed through a lock that
 /// ThreadSanitizer can see. `deliver` must be called exactly once, from any thread.
 ///
+/// It is the library's one bridge from shared work to a caller awaiting it: the async forms of a shared
+/// download (`ImageDownloader.data(for:)`) and of a shared load (`ImageManager.loadImage(from:)`), whose
+/// callers can each leave on their own while the work goes on for the others. Awaiting the work's `Task`
+/// would order the hand-over for ThreadSanitizer but cannot end one caller's wait early, so cancelling would
+/// wait for the whole download. Work that moves the calling task instead (the decoding threads, the disk
+/// cache's queue) needs no bridge: see `WorkerThreads.run` and `QueueExecutor.run`.
+///
 /// Why not return the value through the continuation: on Linux, when a continuation is resumed before its
 /// task has finished suspending, the concurrency runtime hands the task over without anything
 /// ThreadSanitizer observes (swiftlang/swift#57803), so it reports races on everything the resuming thread

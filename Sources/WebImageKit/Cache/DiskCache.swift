@@ -1,5 +1,6 @@
 import Dispatch
 public import Foundation
+import WebImageCore
 
 /// A disk cache whose file I/O never runs on Swift's cooperative thread pool: every operation runs on the
 /// cache's own serial dispatch queue (SDWebImage's `ioQueue`, SPEC DC-04, IC-32), behind `async` functions.
@@ -18,11 +19,15 @@ public final class DiskCache: Sendable {
     /// The file operations this cache runs on its queue.
     package let storage: DiskStorage
     private let queue: DispatchQueue
+    /// The queue as an executor: `async` operations move their task onto it, no continuation involved.
+    private let executor: QueueExecutor
 
     /// Creates a cache over `storage`.
     package init(storage: DiskStorage) {
         self.storage = storage
-        self.queue = DispatchQueue(label: "webimagekit.diskcache.\(storage.directory.lastPathComponent)", qos: .utility)
+        let queue = DispatchQueue(label: "webimagekit.diskcache.\(storage.directory.lastPathComponent)", qos: .utility)
+        self.queue = queue
+        self.executor = QueueExecutor(queue: queue)
     }
 
     /// Creates a cache on `<root>/<namespace>`; `root` defaults to ``defaultRoot(environment:)``.
@@ -58,21 +63,10 @@ public final class DiskCache: Sendable {
         queue.async { [storage] in body(storage) }
     }
 
-    /// Runs `body` on the I/O queue and resumes the caller with its result.
-    func run<T: Sendable>(_ body: @escaping @Sendable (DiskStorage) -> T) async -> T {
-        await withHandOff { deliver in
-            queue.async { [storage] in deliver(body(storage)) }
-        }
-    }
-
-    /// Runs a throwing `body` on the I/O queue and resumes the caller with its result or error.
-    func run<T: Sendable>(
-        _ body: @escaping @Sendable (DiskStorage) throws(DiskCacheError) -> T
-    ) async throws(DiskCacheError) -> T {
-        let result: Result<T, DiskCacheError> = await run { storage in
-            Result { () throws(DiskCacheError) -> T in try body(storage) }
-        }
-        return try result.get()
+    /// Runs `body` on the I/O queue (the calling task moves there while it runs) and returns its result.
+    func run<T: Sendable, E: Error>(_ body: @escaping @Sendable (DiskStorage) throws(E) -> T) async throws(E) -> T {
+        let storage = storage
+        return try await executor.run { () throws(E) -> T in try body(storage) }
     }
 }
 

@@ -73,10 +73,12 @@ final class DecodeBacklog: Sendable {
             state.nextID += 1
             return state.nextID
         }
+        // A plain continuation: the only value crossing is the flag (no memory another thread built is read
+        // after the resume), so there is nothing for ThreadSanitizer to order.
         let admitted: Bool = await withTaskCancellationHandler {
-            await withHandOff { deliver in
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
                 state.withLock { state in
-                    state.waiters.append(Waiter(id: id, priority: priority, resume: deliver))
+                    state.waiters.append(Waiter(id: id, priority: priority) { continuation.resume(returning: $0) })
                 }
                 if Task.isCancelled { cancelWaiting(id) }
                 for waiter in state.withLock({ $0.admitWaiters(budget: budget) }) { waiter.resume(true) }
