@@ -126,6 +126,10 @@ extension ImageDownloader {
         /// a thrown error fails the download with ``ImageDownloadError/Code/decryptionFailed``.
         public var decryptor: (@Sendable (Data, DownloadResponse) throws -> Data)?
 
+        /// What sends requests and streams responses; `nil`, the default, is AsyncHTTPClient with this
+        /// configuration's timeout and redirect limit (SPEC DL-27, OP-01).
+        public var transport: (any DownloadTransport)?
+
         /// Whether download events are also posted to `NotificationCenter.default` (SPEC NT-01…NT-04); default
         /// false: ``ImageDownloader/events()`` is the way to observe them, and posting costs every download.
         public var postsNotifications = false

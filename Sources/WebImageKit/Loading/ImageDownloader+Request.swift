@@ -5,11 +5,11 @@ import NIOSSL
 
 extension ImageDownloader {
     /// The request for `url`: configured headers, credentials (for their origin only), validators, then the headers filter and
-    /// the request modifier, and per-request TLS options (SPEC DL-14, DL-54, DL-56; issue item 5).
+    /// the request modifier (SPEC DL-14, DL-54, DL-56; issue item 5). Returns the URL to fetch and its headers.
     /// - Throws: ``ImageDownloadError/Code/cancelled`` when the request modifier returns `nil`.
     func makeRequest(
         url: URL, options: DownloadOptions, validators: Validators?, configuration: Configuration
-    ) async throws -> HTTPClientRequest {
+    ) async throws -> (url: URL, headers: HTTPHeaders) {
         var headers = HTTPHeaders()
         for (name, value) in configuration.headers where !value.isEmpty {
             headers.replaceOrAdd(name: name, value: value)
@@ -36,7 +36,12 @@ extension ImageDownloader {
             }
             headers = HTTPHeaders(fields.map { ($0.key, $0.value) })
         }
-        var request = HTTPClientRequest(url: target.absoluteString)
+        return (target, headers)
+    }
+
+    /// The AsyncHTTPClient request for `url` and `headers`, with the per-request TLS options.
+    static func httpRequest(url: URL, headers: HTTPHeaders, options: DownloadOptions) -> HTTPClientRequest {
+        var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .GET
         request.headers = headers
         if options.contains(.allowInvalidSSLCertificates) {

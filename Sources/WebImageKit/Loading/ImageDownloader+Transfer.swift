@@ -66,21 +66,44 @@ extension ImageDownloader {
     private func transfer(
         _ operationID: UInt64, url: URL, options: DownloadOptions, validators: Validators?, configuration: Configuration
     ) async throws -> TransferOutcome {
-        let request = try await makeRequest(url: url, options: options, validators: validators, configuration: configuration)
+        let (target, headers) = try await makeRequest(url: url, options: options, validators: validators, configuration: configuration)
         try Task.checkCancellation()
         emit(.started(url))
         defer { emit(.stopped(url)) }
+        if let transport = configuration.transport {
+            let request = DownloadRequest(url: target, headers: Dictionary(headers.map { ($0.name, $0.value) }) { "\($0), \($1)" })
+            let (head, body) = try await transport.send(request, timeout: configuration.effectiveTimeout)
+            let lowercased = DownloadResponse(
+                url: head.url, statusCode: head.statusCode,
+                headers: Dictionary(head.headers.map { ($0.key.lowercased(), $0.value) }) { "\($0), \($1)" })
+            let setCookie = lowercased.value(forHeader: "set-cookie").map { [$0] } ?? []
+            return try await receive(operationID, url: url, head: lowercased, setCookie: setCookie, body: body,
+                                     options: options, validators: validators, configuration: configuration)
+        }
         let lease = clients.lease(for: HTTPClients.Settings(configuration))
         defer { clients.release(lease) }
-        let response = try await lease.client.execute(request, deadline: .distantFuture, logger: logger)
-        if options.contains(.handleCookies) {
-            cookies.store(setCookieHeaders: response.headers["set-cookie"], from: response.url ?? url)
-        }
-        var head = DownloadResponse(
+        let response = try await lease.client.execute(
+            Self.httpRequest(url: target, headers: headers, options: options), deadline: .distantFuture, logger: logger)
+        let head = DownloadResponse(
             url: response.url ?? url,
             statusCode: Int(response.status.code),
             headers: Dictionary(response.headers.map { ($0.name.lowercased(), $0.value) }) { "\($0), \($1)" }
         )
+        return try await receive(operationID, url: url, head: head, setCookie: response.headers["set-cookie"],
+                                 body: response.body.map(\.readableBytesView),
+                                 options: options, validators: validators, configuration: configuration)
+    }
+
+    /// Checks the response head, then collects the body within the size limit, sniffing its first bytes and
+    /// reporting progress (with the bytes so far, for progressive callers) as chunks arrive.
+    private func receive<Body: AsyncSequence>(
+        _ operationID: UInt64, url: URL, head: DownloadResponse, setCookie: [String], body: Body,
+        options: DownloadOptions, validators: Validators?, configuration: Configuration
+    ) async throws -> TransferOutcome where Body.Element: Collection<UInt8> {
+        if options.contains(.handleCookies) {
+            cookies.store(setCookieHeaders: setCookie, from: head.url)
+        }
+        var head = head
         if let modifier = configuration.responseModifier {
             guard let modified = await modifier(head) else {
                 throw ImageDownloadError(.rejected, "the response modifier rejected the response (status \(head.statusCode))")
@@ -107,11 +130,11 @@ extension ImageDownloader {
         let decryptor = configuration.decryptor
         var sniffed = decryptor != nil
         do {
-            for try await chunk in response.body {
-                guard data.count + chunk.readableBytes <= configuration.maximumResponseSize else {
+            for try await chunk in body {
+                guard data.count + chunk.count <= configuration.maximumResponseSize else {
                     throw ImageDownloadError(.tooLarge, "the body exceeds the limit of \(configuration.maximumResponseSize) bytes")
                 }
-                data.append(contentsOf: chunk.readableBytesView)
+                data.append(contentsOf: chunk)
                 if !sniffed, data.count >= Self.sniffLength {
                     sniffed = true
                     try checkContent(head, data, configuration)
@@ -127,6 +150,7 @@ extension ImageDownloader {
             guard classified.code == .network else { throw classified }
             throw ImageDownloadError(.network, "the connection broke after \(Self.describe(data.count, of: expected))", underlying: error)
         }
+        try Task.checkCancellation()  // a cancelled stream ends early without an error
         if let expected, data.count < expected {
             throw ImageDownloadError(.network, "the body ended after \(Self.describe(data.count, of: expected))")
         }

@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+@testable import WebImageKit
+import WebImageTestSupport
+
+/// A transport serving bytes from memory in chunks, recording every request it is sent; a request for a URL
+/// that `holds` waits until the test releases it, so that several callers can attach to one transfer.
+private final class MemoryTransport: DownloadTransport {
+    struct Reply: Sendable {
+        var status = 200
+        var headers = ["Content-Type": "image/png"]
+        var chunks: [Data]
+    }
+
+    let replies: [URL: Reply]
+    let requests = LockedValue<[DownloadRequest]>([])
+    let gate = LockedValue<CheckedContinuation<Void, Never>?>(nil)
+    let holds: Bool
+
+    init(replies: [URL: Reply], holds: Bool = false) {
+        self.replies = replies
+        self.holds = holds
+    }
+
+    func release() {
+        gate.withLock { $0.take() }?.resume()
+    }
+
+    func send(_ request: DownloadRequest, timeout: Duration) async throws -> (DownloadResponse, AsyncThrowingStream<Data, any Error>) {
+        requests.withLock { $0.append(request) }
+        if holds {
+            await withCheckedContinuation { continuation in gate.withLock { $0 = continuation } }
+        }
+        guard let reply = replies[request.url] else { throw URLError(.cannotConnectToHost) }
+        let head = DownloadResponse(url: request.url, statusCode: reply.status, headers: reply.headers)
+        return (head, AsyncThrowingStream { continuation in
+            for chunk in reply.chunks { continuation.yield(chunk) }
+            continuation.finish()
+        })
+    }
+}
+
+/// SPEC DL-27, OP-01: a custom transport plugs into the downloader, which keeps its sharing, checks and progress.
+@Suite struct DownloadTransportTests {
+    private let url = URL(string: "https://images.example/a.png")!
+
+    private func png() throws -> Data {
+        try ImageCodersManager.shared.encode(
+            Image(pixels: PixelBuffer(width: 40, height: 30, fill: .white)), as: .png, options: ImageEncodingOptions())
+    }
+
+    private func downloader(_ transport: MemoryTransport) -> ImageDownloader {
+        var configuration = ImageDownloader.Configuration()
+        configuration.transport = transport
+        configuration.headers["X-Test"] = "1"
+        return ImageDownloader(configuration: configuration)
+    }
+
+    @Test func dl27ACustomTransportCarriesTheBytesWithTheDownloadersHeadersAndProgress() async throws {
+        let bytes = try png()
+        let chunks = stride(from: 0, to: bytes.count, by: 50).map { bytes[$0..<min($0 + 50, bytes.count)] }.map { Data($0) }
+        let transport = MemoryTransport(replies: [url: .init(chunks: chunks)])
+        let downloader = downloader(transport)
+        let progress = LockedValue<[Int]>([])
+        let result = try await downloader.image(for: url) { value in progress.withLock { $0.append(value.receivedBytes) } }
+        try await downloader.shutdown()
+        #expect(result.data == bytes)
+        #expect(result.image.pixelSize == PixelSize(width: 40, height: 30))
+        #expect(transport.requests.withLock { $0.first?.headers["X-Test"] } == "1")
+        #expect(progress.withLock { $0 }.last == bytes.count)
+        #expect(progress.withLock { $0.count } >= chunks.count)
+    }
+
+    @Test func dl27AProgressiveCallerGetsTheBytesSoFarFromATransport() async throws {
+        let bytes = try png()
+        let chunks = [bytes.prefix(60), bytes.dropFirst(60)].map { Data($0) }
+        let downloader = downloader(MemoryTransport(replies: [url: .init(chunks: chunks)]))
+        let partials = LockedValue<[Data]>([])
+        _ = try await downloader.data(for: url, options: [.progressiveLoad]) { value in
+            if let data = value.data { partials.withLock { $0.append(data) } }
+        }
+        try await downloader.shutdown()
+        #expect(partials.withLock { $0 } == [chunks[0], bytes])
+    }
+
+    @Test func dl27CallersOfOneURLShareOneTransfer() async throws {
+        let transport = MemoryTransport(replies: [url: .init(chunks: [try png()])], holds: true)
+        let downloader = downloader(transport)
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<5 {
+                group.addTask { try await downloader.data(for: url).data.count }
+            }
+            // Every caller attached to the one transfer the transport holds.
+            try await eventually {
+                transport.requests.withLock { $0.count } == 1
+                    && downloader.state.withLock { $0.operations.values.first?.subscribers.count } == 5
+            }
+            transport.release()
+            var sizes: [Int] = []
+            for try await size in group { sizes.append(size) }
+            #expect(sizes.count == 5 && Set(sizes).count == 1)
+        }
+        try await downloader.shutdown()
+        #expect(transport.requests.withLock { $0.count } == 1)
+    }
+
+    @Test func dl27TheDownloadersChecksApplyToATransportsResponse() async throws {
+        let missing = URL(string: "https://images.example/missing.png")!
+        let page = URL(string: "https://images.example/page.html")!
+        let transport = MemoryTransport(replies: [
+            missing: .init(status: 404, chunks: [Data("not found".utf8)]),
+            page: .init(headers: ["Content-Type": "text/html"], chunks: [Data("<html>".utf8)]),
+        ])
+        let downloader = downloader(transport)
+        await #expect { try await downloader.data(for: missing) } throws: {
+            ($0 as? ImageDownloadError)?.code == .badStatus(404)
+        }
+        await #expect { try await downloader.data(for: page) } throws: {
+            ($0 as? ImageDownloadError)?.code == .badContentType
+        }
+        await #expect { try await downloader.data(for: URL(string: "https://images.example/unknown.png")!) } throws: {
+            ($0 as? ImageDownloadError)?.code == .network
+        }
+        try await downloader.shutdown()
+    }
+}
