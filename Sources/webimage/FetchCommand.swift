@@ -19,6 +19,16 @@ struct FetchCommand: AsyncParsableCommand {
             Every URL is requested at once; the downloader keeps --concurrency transfers running. Images are stored \
             in the disk cache (so a second run finds them there). On a terminal, progress bars are drawn on \
             standard error; piped, a line per image is printed instead; --json prints one JSON object at the end.
+
+            Load options (--options, comma-separated): retryFailed, refreshCached, fromCacheOnly, fromLoaderOnly, \
+            progressiveLoad, lowPriority, highPriority, scaleDownLargeImages, decodeFirstFrameOnly, transformAnimatedImage, \
+            allowInvalidSSLCertificates, handleCookies, cacheMemoryOnly.
+
+            Examples:
+              webimage fetch https://example.com/a.jpg https://example.com/b.gif
+              webimage fetch https://example.com/a.jpg --out thumbs --thumbnail 256
+              webimage fetch https://example.com/private.png -H 'Authorization: Bearer TOKEN' --timeout 30 --retry 3
+              webimage fetch file:///tmp/photo.jpg --json
             """
     )
 
@@ -30,10 +40,10 @@ struct FetchCommand: AsyncParsableCommand {
 
     @OptionGroup var cache: CacheRootOptions
 
-    @Option(help: "Decode thumbnails no larger than WxH, e.g. 256x256.")
+    @Option(parsing: .unconditional, help: "Decode thumbnails no larger than WxH, e.g. 256x256, or SIZE for a square.")
     var thumbnail: String?
 
-    @Option(help: "Transformers to apply, e.g. resize:300x200:fill,round:12 (see the README).")
+    @Option(parsing: .unconditional, help: "Transforms to apply, e.g. resize:300x200:fill,round:12 (see webimage convert --help).")
     var transform: String?
 
     @Option(help: "Load options, comma-separated: retryFailed, refreshCached, fromCacheOnly, fromLoaderOnly, progressiveLoad, …")
@@ -49,9 +59,13 @@ struct FetchCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        if let thumbnail, ConvertCommand.size(thumbnail) == nil { throw ValidationError("--thumbnail must look like 256x256") }
-        if let transform { _ = try TransformList.parse(transform) }
-        if let options { _ = try ImageLoadOptions(names: options) }
+        if let thumbnail, PixelSize(argument: thumbnail) == nil {
+            throw ValidationError("--thumbnail must be a size such as 256x256 or 256, not \(thumbnail)")
+        }
+        if let transform { _ = try TransformList.parseOption(transform) }
+        if let options {
+            do { _ = try ImageLoadOptions(names: options) } catch { throw ValidationError("--options: \(error)") }
+        }
         guard concurrency > 0 else { throw ValidationError("--concurrency must be at least 1") }
         if let memoryCacheMiB, memoryCacheMiB < 0 { throw ValidationError("--memory-cache must be 0 or more") }
         for url in urls where URL(string: url)?.scheme == nil {
@@ -62,7 +76,7 @@ struct FetchCommand: AsyncParsableCommand {
     func run() async throws {
         let job = FetchJob(
             urls: urls.compactMap { URL(string: $0) }, outputDirectory: out.map { URL(fileURLWithPath: $0, isDirectory: true) },
-            cacheRoot: cache.root, namespace: cache.namespace, thumbnail: thumbnail.flatMap(ConvertCommand.size),
+            cacheRoot: cache.root, namespace: cache.namespace, thumbnail: thumbnail.flatMap(PixelSize.init(argument:)),
             transformer: try transform.map { try TransformList.parse($0) }, options: try options.map { try ImageLoadOptions(names: $0) } ?? [],
             concurrency: concurrency, memoryCacheLimit: memoryCacheMiB.map { $0 << 20 })
         let report = try await FetchOutput(json: json).run(job)

@@ -6,7 +6,13 @@ import WebImageTools
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Print format, size, frames, loop count, alpha, orientation and bytes of image files."
+        abstract: "Print format, size, frames, loop count, alpha, orientation and bytes of image files.",
+        discussion: """
+            Examples:
+              webimage info photo.jpg animation.gif
+              webimage info --json *.png > sizes.json
+              curl -s https://example.com/a.webp | webimage info -
+            """
     )
 
     @Argument(help: "Image files to inspect.")

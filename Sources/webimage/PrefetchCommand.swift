@@ -14,7 +14,14 @@ import WebImageTools
 struct PrefetchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "prefetch",
-        abstract: "Load a list of URLs (one per line) into the disk cache; print finished and skipped counts."
+        abstract: "Load a list of URLs (one per line) into the disk cache; print finished and skipped counts.",
+        discussion: """
+            Lines starting with # are comments. Each URL that fails is listed on standard error with its reason.
+
+            Examples:
+              webimage prefetch --input urls.txt
+              grep -o 'https://[^"]*\\.jpg' page.html | webimage prefetch --input - --concurrency 8
+            """
     )
 
     @Option(help: "A file with one URL per line, or - for standard input.")
