@@ -58,6 +58,20 @@ struct FetchCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object (items and totals) instead of text.")
     var json = false
 
+    @Option(name: [.customShort("H"), .customLong("header")], help: "A request header, 'Name: value' (repeatable).")
+    var headers: [String] = []
+
+    @Option(name: .customLong("user-agent"), help: "The User-Agent header.")
+    var userAgent: String?
+
+    @Option(help: "Seconds a request may wait for the server.")
+    var timeout: Double?
+
+    @Option(name: .customLong("retry"), help: "Retry a transient failure (timeout, connection, 429, 5xx) up to N times.")
+    var retries = 0
+
+    @OptionGroup var limit: PixelLimitOption
+
     func validate() throws {
         if let thumbnail, PixelSize(argument: thumbnail) == nil {
             throw ValidationError("--thumbnail must be a size such as 256x256 or 256, not \(thumbnail)")
@@ -67,18 +81,40 @@ struct FetchCommand: AsyncParsableCommand {
             do { _ = try ImageLoadOptions(names: options) } catch { throw ValidationError("--options: \(error)") }
         }
         guard concurrency > 0 else { throw ValidationError("--concurrency must be at least 1") }
+        _ = try requestHeaders()
+        if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds, not \(timeout)") }
+        guard retries >= 0 else { throw ValidationError("--retry must be 0 or more, not \(retries)") }
         if let memoryCacheMiB, memoryCacheMiB < 0 { throw ValidationError("--memory-cache must be 0 or more") }
         for url in urls where URL(string: url)?.scheme == nil {
             throw ValidationError("not a URL: \(url) (file paths need file://)")
         }
     }
 
+    /// `-H` and `--user-agent` as a dictionary; a header without a colon is a usage error.
+    private func requestHeaders() throws -> [String: String] {
+        var fields: [String: String] = [:]
+        for header in headers {
+            guard let colon = header.firstIndex(of: ":"), colon != header.startIndex else {
+                throw ValidationError("-H must look like 'Name: value', not \(header)")
+            }
+            fields[String(header[..<colon]).trimmingCharacters(in: .whitespaces)] =
+                String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+        }
+        if let userAgent { fields["User-Agent"] = userAgent }
+        return fields
+    }
+
     func run() async throws {
-        let job = FetchJob(
+        var job = FetchJob(
             urls: urls.compactMap { URL(string: $0) }, outputDirectory: out.map { URL(fileURLWithPath: $0, isDirectory: true) },
             cacheRoot: cache.root, namespace: cache.namespace, thumbnail: thumbnail.flatMap(PixelSize.init(argument:)),
-            transformer: try transform.map { try TransformList.parse($0) }, options: try options.map { try ImageLoadOptions(names: $0) } ?? [],
+            transformer: try transform.map { try TransformList.parseOption($0, maximumPixelCount: limit.maxPixels) },
+            options: try options.map { try ImageLoadOptions(names: $0) } ?? [],
             concurrency: concurrency, memoryCacheLimit: memoryCacheMiB.map { $0 << 20 })
+        job.headers = try requestHeaders()
+        job.timeout = timeout.map { .milliseconds(Int($0 * 1000)) }
+        job.retries = retries
+        job.maximumPixelCount = limit.maxPixels
         let report = try await FetchOutput(json: json).run(job)
         if report.failed > 0 { throw ExitCode.failure }
     }
@@ -107,7 +143,12 @@ struct FetchOutput {
         let plainLines = !json && !interactive
         let events: @Sendable (FetchJob.Event) -> Void = { event in
             progress.handle(event)
-            if plainLines, case .finished(_, let item) = event { print(Self.line(item)) }
+            if !json, case .finished(_, let item) = event, let error = item.error {
+                progress.clear()
+                printError("\(item.url): \(error)")
+            } else if plainLines, case .finished(_, let item) = event {
+                print(Self.line(item))
+            }
         }
         let report: FetchReport
         if let manager {
@@ -126,9 +167,8 @@ struct FetchOutput {
         return report
     }
 
-    /// `network JPEG 1024×768 1 frame 105.9 KB 12.3 ms http://…` (or the error).
+    /// `network JPEG 1024×768 1 frame 105.9 KB 12.3 ms http://…` for an image that loaded.
     static func line(_ item: FetchItem) -> String {
-        guard item.succeeded else { return "failed \(item.url): \(item.error ?? "")" }
         let frames = item.frames == 1 ? "1 frame" : "\(item.frames ?? 0) frames"
         return "\(item.source) \(item.format ?? "-") \(item.width ?? 0)×\(item.height ?? 0) \(frames) "
             + "\(ByteCountText.format(item.bytes)) \(String(format: "%.1f ms", item.milliseconds)) \(item.url)"

@@ -20,7 +20,7 @@ package struct ToolError: Error, Sendable, CustomStringConvertible {
     }
 
     /// Describes any error in words (``Describing``), about `subject` unless the error names its own.
-    package init(_ subject: String, describing error: any Error) {
+    package init(_ subject: String?, describing error: any Error) {
         if var tool = error as? ToolError {
             tool.subject = tool.subject ?? subject
             self = tool
