@@ -64,7 +64,7 @@ package enum ConversionPlan {
             let stem = URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
             let name = nameTemplate.replacingOccurrences(of: "{name}", with: stem)
                 .replacingOccurrences(of: "{index}", with: String(index + 1))
-            let output = directory.appendingPathComponent("\(name).\(chosen.fileExtension)").path
+            let output = directory.appendingPathComponent("\(name).\(chosen.fileExtension)").relativePath
             try check(chosen, for: input, settings: settings)
             if let other = inputsByOutput[output] {
                 throw ToolError(output, "both \(other) and \(input) would be written here",

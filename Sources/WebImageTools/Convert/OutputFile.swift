@@ -14,7 +14,7 @@ package enum OutputFile {
     /// fails with "already exists"; the check is made by the move itself (a hard link, which fails when the
     /// name is taken), so no other process can slip a file in between.
     package static func write(_ data: Data, to url: URL, replacing: Bool) throws(ToolError) {
-        let path = url.path
+        let path = url.relativePath
         try checkTarget(url, replacing: replacing)
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).webimage-tmp")
@@ -46,12 +46,12 @@ package enum OutputFile {
         let folder = url.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) else {
-            throw ToolError(url.path, "the folder \(folder) does not exist", remedy: "create it first")
+            throw ToolError(url.relativePath, "the folder \(folder) does not exist", remedy: "create it first")
         }
-        guard isDirectory.boolValue else { throw ToolError(url.path, "\(folder) is a file, not a folder") }
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
-            if isDirectory.boolValue { throw ToolError(url.path, "is a folder", remedy: "name a file to write") }
-            if !replacing { throw alreadyExists(url.path) }
+        guard isDirectory.boolValue else { throw ToolError(url.relativePath, "\(folder) is a file, not a folder") }
+        if FileManager.default.fileExists(atPath: url.relativePath, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { throw ToolError(url.relativePath, "is a folder", remedy: "name a file to write") }
+            if !replacing { throw alreadyExists(url.relativePath) }
         }
     }
 
