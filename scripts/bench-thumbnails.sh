@@ -17,11 +17,11 @@ pillow_decode='import sys; from PIL import Image; Image.open(sys.argv[1]).conver
 
 # label | webimage command | vips command | Pillow command
 cases=(
-    "thumbnail 256 px of a 6000×4000 JPEG|$bin convert $work/photo.jpg $out/w.jpg --thumbnail 256x256|vipsthumbnail $work/photo.jpg -s 256 -o $out/v.jpg|$py -c '$pillow_thumb' $work/photo.jpg $out/p.jpg"
-    "thumbnail 256 px of a 10000×10000 JPEG|$bin convert $work/huge.jpg $out/w.jpg --thumbnail 256x256|vipsthumbnail $work/huge.jpg -s 256 -o $out/v.jpg|$py -c '$pillow_thumb' $work/huge.jpg $out/p.jpg"
+    "thumbnail 256 px of a 6000×4000 JPEG|$bin convert $work/photo.jpg $out/w.jpg --force --thumbnail 256x256|vipsthumbnail $work/photo.jpg -s 256 -o $out/v.jpg|$py -c '$pillow_thumb' $work/photo.jpg $out/p.jpg"
+    "thumbnail 256 px of a 10000×10000 JPEG|$bin convert $work/huge.jpg $out/w.jpg --force --thumbnail 256x256|vipsthumbnail $work/huge.jpg -s 256 -o $out/v.jpg|$py -c '$pillow_thumb' $work/huge.jpg $out/p.jpg"
     "full decode of the 10000×10000 JPEG (for scale)|$bin decode --quiet $work/huge.jpg|vips avg $work/huge.jpg|$py -c '$pillow_decode' $work/huge.jpg"
-    "thumbnail 256 px of a 6000×4000 WebP|$bin convert $work/photo.webp $out/w.webp --thumbnail 256x256|vipsthumbnail $work/photo.webp -s 256 -o $out/v.webp|$py -c '$pillow_thumb' $work/photo.webp $out/p.webp"
-    "resize 4000×3000 RGBA PNG to 800×600 PNG|$bin convert $work/rgba-4000.png $out/w.png --transform resize:800x600|vips resize $work/rgba-4000.png $out/v.png 0.2|$py -c '$pillow_resize' $work/rgba-4000.png $out/p.png"
+    "thumbnail 256 px of a 6000×4000 WebP|$bin convert $work/photo.webp $out/w.webp --force --thumbnail 256x256|vipsthumbnail $work/photo.webp -s 256 -o $out/v.webp|$py -c '$pillow_thumb' $work/photo.webp $out/p.webp"
+    "resize 4000×3000 RGBA PNG to 800×600 PNG|$bin convert $work/rgba-4000.png $out/w.png --force --transform resize:800x600|vips resize $work/rgba-4000.png $out/v.png 0.2|$py -c '$pillow_resize' $work/rgba-4000.png $out/p.png"
     "animated GIF decode, 800×533, 12 frames|$bin decode --quiet $work/animation.gif|vips avg $work/animation.gif[n=-1]|$py -c 'import sys; from PIL import Image, ImageSequence; [f.convert(\"RGBA\") for f in ImageSequence.Iterator(Image.open(sys.argv[1]))]' $work/animation.gif"
 )
 

@@ -1,7 +1,7 @@
 package import Foundation
 package import WebImageKit
 
-/// The file operations behind `webimage info`, `convert` and `decode`, as library calls.
+/// The file operations behind `webimage info` and `samples`, as library calls (`convert`: ``BatchConversion``).
 package enum ImageFiles {
     /// Decodes the file at `url` and summarises it.
     package static func summarize(
@@ -10,32 +10,6 @@ package enum ImageFiles {
         let data = try Data(contentsOf: url)
         let image = try coders.decode(data, options: options)
         return ImageSummary(image: image, byteCount: data.count, source: url.relativePath)
-    }
-
-    /// Decodes `input` and writes it to `output` in the format its extension names, keeping animation.
-    ///
-    /// The output is written atomically (a temporary file, then a rename), so a failure never leaves a
-    /// half-written file. Throws `ImageCodingError` with `.unsupportedFormat` for an extension no coder writes.
-    /// `decoding` can ask for a thumbnail (decoded with shrink-on-load) or upright pixels; `transformer`
-    /// runs on the decoded image before encoding.
-    @discardableResult
-    package static func convert(
-        from input: URL, to output: URL,
-        options: ImageEncodingOptions = ImageEncodingOptions(),
-        decoding: ImageDecodingOptions = ImageDecodingOptions(),
-        transformer: (any ImageTransforming)? = nil,
-        coders: ImageCodersManager = .shared
-    ) throws -> (image: Image, bytesWritten: Int) {
-        let format = ImageFormat(fileExtension: output.pathExtension)
-        guard format != .unknown, coders.canEncode(to: format) else {
-            let ext = output.pathExtension.isEmpty ? "(none)" : ".\(output.pathExtension)"
-            throw ImageCodingError(.unsupportedFormat, format: format, "cannot write files with the extension \(ext)")
-        }
-        var image = try coders.decode(Data(contentsOf: input), options: decoding)
-        if let transformer { image = try transformer.transform(image) }
-        let encoded = try coders.encode(image, as: format, options: options)
-        try encoded.write(to: output, options: .atomic)
-        return (image, encoded.count)
     }
 
     /// Writes generated images, one per supported kind, into `directory` and returns their URLs:

@@ -26,6 +26,27 @@ package struct ImageSummary: Codable, Sendable, Equatable {
     /// The size of the encoded data, in bytes.
     package var bytes: Int
 
+    /// A summary of a still, opaque, upright image of unknown size, for readers that fill in what they learn.
+    package init(source: String, format: ImageFormat, bytes: Int) {
+        self.source = source
+        self.format = format
+        mimeType = format.mimeType
+        width = 0
+        height = 0
+        frames = 1
+        loopCount = 0
+        durationMilliseconds = 0
+        hasAlpha = false
+        orientation = ImageOrientation.up.description
+        self.bytes = bytes
+    }
+
+    /// The size in pixels, as stored.
+    package var size: PixelSize {
+        get { PixelSize(width: width, height: height) }
+        set { (width, height) = (newValue.width, newValue.height) }
+    }
+
     /// Summarises a decoded image and the size of the data it came from.
     package init(image: Image, byteCount: Int, source: String) {
         self.source = source

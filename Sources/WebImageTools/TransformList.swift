@@ -21,13 +21,16 @@ package enum TransformList {
         package let description: String
     }
 
-    /// Parses a comma-separated list; an empty list gives an empty pipeline.
-    package static func parse(_ list: String) throws -> ImageTransformers.Pipeline {
+    /// Parses a comma-separated list; an empty list gives an empty pipeline. Transformers that can enlarge
+    /// an image (resize, rotate) refuse results over `maximumPixelCount` pixels.
+    package static func parse(
+        _ list: String, maximumPixelCount: Int = ImageDecodingOptions.defaultMaximumPixelCount
+    ) throws -> ImageTransformers.Pipeline {
         let items = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        return ImageTransformers.Pipeline(try items.map(parseItem))
+        return ImageTransformers.Pipeline(try items.map { try parseItem($0, maximumPixelCount: maximumPixelCount) })
     }
 
-    private static func parseItem(_ item: String) throws -> any ImageTransforming {
+    private static func parseItem(_ item: String, maximumPixelCount: Int) throws -> any ImageTransforming {
         let parts = item.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         let arguments = Array(parts.dropFirst())
         func fail(_ why: String) -> ParseError { ParseError(description: "\(item): \(why)") }
@@ -54,7 +57,8 @@ package enum TransformList {
                 guard let mode = ImageTransformers.Resize.Mode(rawValue: name) else { throw fail("mode must be fit, fill or stretch") }
                 return mode
             } ?? .fit
-            return ImageTransformers.Resize(size: try size(0), mode: mode, upscale: modes.contains("upscale"))
+            return ImageTransformers.Resize(
+                size: try size(0), mode: mode, upscale: modes.contains("upscale"), maximumPixelCount: maximumPixelCount)
         case "crop":
             let origin = (try number(0), try number(1))
             let extent = try size(2)
@@ -67,7 +71,8 @@ package enum TransformList {
             guard !axes.isEmpty, axes.allSatisfy({ $0 == "h" || $0 == "v" }) else { throw fail("expected h, v or hv") }
             return ImageTransformers.Flip(horizontal: axes.contains("h"), vertical: axes.contains("v"))
         case "rotate":
-            return ImageTransformers.Rotate(degrees: try number(0), background: try colour(1, default: .transparent))
+            return ImageTransformers.Rotate(
+                degrees: try number(0), background: try colour(1, default: .transparent), maximumPixelCount: maximumPixelCount)
         case "tint":
             guard !arguments.isEmpty else { throw fail("expected a colour") }
             return ImageTransformers.Tint(color: try colour(0, default: .black))

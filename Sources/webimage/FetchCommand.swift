@@ -19,6 +19,16 @@ struct FetchCommand: AsyncParsableCommand {
             Every URL is requested at once; the downloader keeps --concurrency transfers running. Images are stored \
             in the disk cache (so a second run finds them there). On a terminal, progress bars are drawn on \
             standard error; piped, a line per image is printed instead; --json prints one JSON object at the end.
+
+            Load options (--options, comma-separated): retryFailed, refreshCached, fromCacheOnly, fromLoaderOnly, \
+            progressiveLoad, lowPriority, highPriority, scaleDownLargeImages, decodeFirstFrameOnly, transformAnimatedImage, \
+            allowInvalidSSLCertificates, handleCookies, cacheMemoryOnly.
+
+            Examples:
+              webimage fetch https://example.com/a.jpg https://example.com/b.gif
+              webimage fetch https://example.com/a.jpg --out thumbs --thumbnail 256
+              webimage fetch https://example.com/private.png -H 'Authorization: Bearer TOKEN' --timeout 30 --retry 3
+              webimage fetch file:///tmp/photo.jpg --json
             """
     )
 
@@ -30,10 +40,10 @@ struct FetchCommand: AsyncParsableCommand {
 
     @OptionGroup var cache: CacheRootOptions
 
-    @Option(help: "Decode thumbnails no larger than WxH, e.g. 256x256.")
+    @Option(parsing: .unconditional, help: "Decode thumbnails no larger than WxH, e.g. 256x256, or SIZE for a square.")
     var thumbnail: String?
 
-    @Option(help: "Transformers to apply, e.g. resize:300x200:fill,round:12 (see the README).")
+    @Option(parsing: .unconditional, help: "Transforms to apply, e.g. resize:300x200:fill,round:12 (see webimage convert --help).")
     var transform: String?
 
     @Option(help: "Load options, comma-separated: retryFailed, refreshCached, fromCacheOnly, fromLoaderOnly, progressiveLoad, …")
@@ -48,23 +58,63 @@ struct FetchCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object (items and totals) instead of text.")
     var json = false
 
+    @Option(name: [.customShort("H"), .customLong("header")], help: "A request header, 'Name: value' (repeatable).")
+    var headers: [String] = []
+
+    @Option(name: .customLong("user-agent"), help: "The User-Agent header.")
+    var userAgent: String?
+
+    @Option(help: "Seconds a request may wait for the server.")
+    var timeout: Double?
+
+    @Option(name: .customLong("retry"), help: "Retry a transient failure (timeout, connection, 429, 5xx) up to N times.")
+    var retries = 0
+
+    @OptionGroup var limit: PixelLimitOption
+
     func validate() throws {
-        if let thumbnail, ConvertCommand.size(thumbnail) == nil { throw ValidationError("--thumbnail must look like 256x256") }
-        if let transform { _ = try TransformList.parse(transform) }
-        if let options { _ = try ImageLoadOptions(names: options) }
+        if let thumbnail, PixelSize(argument: thumbnail) == nil {
+            throw ValidationError("--thumbnail must be a size such as 256x256 or 256, not \(thumbnail)")
+        }
+        if let transform { _ = try TransformList.parseOption(transform) }
+        if let options {
+            do { _ = try ImageLoadOptions(names: options) } catch { throw ValidationError("--options: \(error)") }
+        }
         guard concurrency > 0 else { throw ValidationError("--concurrency must be at least 1") }
+        _ = try requestHeaders()
+        if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds, not \(timeout)") }
+        guard retries >= 0 else { throw ValidationError("--retry must be 0 or more, not \(retries)") }
         if let memoryCacheMiB, memoryCacheMiB < 0 { throw ValidationError("--memory-cache must be 0 or more") }
         for url in urls where URL(string: url)?.scheme == nil {
             throw ValidationError("not a URL: \(url) (file paths need file://)")
         }
     }
 
+    /// `-H` and `--user-agent` as a dictionary; a header without a colon is a usage error.
+    private func requestHeaders() throws -> [String: String] {
+        var fields: [String: String] = [:]
+        for header in headers {
+            guard let colon = header.firstIndex(of: ":"), colon != header.startIndex else {
+                throw ValidationError("-H must look like 'Name: value', not \(header)")
+            }
+            fields[String(header[..<colon]).trimmingCharacters(in: .whitespaces)] =
+                String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+        }
+        if let userAgent { fields["User-Agent"] = userAgent }
+        return fields
+    }
+
     func run() async throws {
-        let job = FetchJob(
+        var job = FetchJob(
             urls: urls.compactMap { URL(string: $0) }, outputDirectory: out.map { URL(fileURLWithPath: $0, isDirectory: true) },
-            cacheRoot: cache.root, namespace: cache.namespace, thumbnail: thumbnail.flatMap(ConvertCommand.size),
-            transformer: try transform.map { try TransformList.parse($0) }, options: try options.map { try ImageLoadOptions(names: $0) } ?? [],
+            cacheRoot: cache.root, namespace: cache.namespace, thumbnail: thumbnail.flatMap(PixelSize.init(argument:)),
+            transformer: try transform.map { try TransformList.parseOption($0, maximumPixelCount: limit.maxPixels) },
+            options: try options.map { try ImageLoadOptions(names: $0) } ?? [],
             concurrency: concurrency, memoryCacheLimit: memoryCacheMiB.map { $0 << 20 })
+        job.headers = try requestHeaders()
+        job.timeout = timeout.map { .milliseconds(Int($0 * 1000)) }
+        job.retries = retries
+        job.maximumPixelCount = limit.maxPixels
         let report = try await FetchOutput(json: json).run(job)
         if report.failed > 0 { throw ExitCode.failure }
     }
@@ -93,7 +143,12 @@ struct FetchOutput {
         let plainLines = !json && !interactive
         let events: @Sendable (FetchJob.Event) -> Void = { event in
             progress.handle(event)
-            if plainLines, case .finished(_, let item) = event { print(Self.line(item)) }
+            if !json, case .finished(_, let item) = event, let error = item.error {
+                progress.clear()
+                printError("\(item.url): \(error)")
+            } else if plainLines, case .finished(_, let item) = event {
+                print(Self.line(item))
+            }
         }
         let report: FetchReport
         if let manager {
@@ -112,9 +167,8 @@ struct FetchOutput {
         return report
     }
 
-    /// `network JPEG 1024×768 1 frame 105.9 KB 12.3 ms http://…` (or the error).
+    /// `network JPEG 1024×768 1 frame 105.9 KB 12.3 ms http://…` for an image that loaded.
     static func line(_ item: FetchItem) -> String {
-        guard item.succeeded else { return "failed \(item.url): \(item.error ?? "")" }
         let frames = item.frames == 1 ? "1 frame" : "\(item.frames ?? 0) frames"
         return "\(item.source) \(item.format ?? "-") \(item.width ?? 0)×\(item.height ?? 0) \(frames) "
             + "\(ByteCountText.format(item.bytes)) \(String(format: "%.1f ms", item.milliseconds)) \(item.url)"

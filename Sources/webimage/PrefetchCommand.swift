@@ -14,7 +14,14 @@ import WebImageTools
 struct PrefetchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "prefetch",
-        abstract: "Load a list of URLs (one per line) into the disk cache; print finished and skipped counts."
+        abstract: "Load a list of URLs (one per line) into the disk cache; print finished and skipped counts.",
+        discussion: """
+            Lines starting with # are comments. Each URL that fails is listed on standard error with its reason.
+
+            Examples:
+              webimage prefetch --input urls.txt
+              grep -o 'https://[^"]*\\.jpg' page.html | webimage prefetch --input - --concurrency 8
+            """
     )
 
     @Option(help: "A file with one URL per line, or - for standard input.")
@@ -30,65 +37,70 @@ struct PrefetchCommand: AsyncParsableCommand {
 
     /// What a prefetch reports.
     struct Summary: Codable {
+        /// A URL that did not load, and why.
+        struct Failure: Codable {
+            var url: String
+            var reason: String
+        }
+
         var total: Int
+        /// URLs done, whether they loaded or not (SDWebImage's finished count).
         var finished: Int
+        /// URLs that failed.
         var skipped: Int
         var seconds: Double
+        var failures: [Failure]
+    }
+
+    func validate() throws {
+        guard concurrency > 0 else { throw ValidationError("--concurrency must be at least 1, not \(concurrency)") }
     }
 
     func run() async throws {
+        let name = input == "-" ? "standard input" : input
         let text: String
-        if input == "-" {
-            text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-        } else {
-            do {
-                text = try String(contentsOfFile: input, encoding: .utf8)
-            } catch {
-                throw ValidationError("cannot read \(input): \(error.localizedDescription)")
-            }
+        do {
+            text = String(decoding: try InputFile.read(input), as: UTF8.self)
+        } catch {
+            printError(error.description)
+            throw ExitCode.failure
         }
-        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
-        let urls = lines.compactMap { URL(string: $0) }.filter { $0.scheme != nil }
-        if urls.count < lines.count { printError("skipping \(lines.count - urls.count) lines that are not URLs") }
+        let (urls, invalid) = PrefetchList.parse(text)
+        for line in invalid { printError("\(name) line \(line.number): not a URL: \(line.text)") }
+        guard !urls.isEmpty else {
+            if invalid.isEmpty { printError("\(name): no URLs in the list; write one URL per line") }
+            throw ExitCode.failure
+        }
 
         let interactive = !json && isatty(STDERR_FILENO) == 1
-        let clock = ContinuousClock()
-        let start = clock.now
+        let start = ContinuousClock.now
         var configuration = ImageDownloader.Configuration()
         configuration.maximumConcurrentDownloads = concurrency
-        let summary = try await withImageDownloader(configuration: configuration) { downloader in
+        let failures = try await withImageDownloader(configuration: configuration) { downloader in
             let manager = ImageManager(
                 cache: ImageCache(namespace: cache.namespace, root: cache.root),
                 loader: ImageLoaderRegistry(loaders: [FileImageLoader(), DataURLImageLoader(), downloader]))
-            let prefetcher = ImagePrefetcher(
-                manager: manager, maxConcurrentPrefetches: concurrency, options: [.lowPriority, .waitStoreCache])
-            var result = Summary(total: urls.count, finished: 0, skipped: 0, seconds: 0)
-            for await update in prefetcher.updates(for: urls) {
-                switch update {
-                case .progress(_, let finished, let total):
-                    if interactive {
-                        let line = "\(FetchProgressBoard.bar(Double(finished) / Double(max(total, 1)))) \(finished)/\(total) prefetched"
-                        FileHandle.standardError.write(Data("\r\u{1B}[2K\(line)".utf8))
-                    }
-                case .completed(let finished, let skipped):
-                    result.finished = finished
-                    result.skipped = skipped
-                }
+            return await PrefetchList.load(urls, manager: manager, concurrency: concurrency) { finished in
+                guard interactive else { return }
+                let line = "\(FetchProgressBoard.bar(Double(finished) / Double(urls.count))) \(finished)/\(urls.count) prefetched"
+                FileHandle.standardError.write(Data("\r\u{1B}[2K\(line)".utf8))
             }
-            if interactive { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
-            let elapsed = clock.now - start
-            result.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            return result
         }
+        if interactive { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+        let elapsed = ContinuousClock.now - start
+        let summary = Summary(
+            total: urls.count, finished: urls.count, skipped: failures.count,
+            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            failures: failures.map { Summary.Failure(url: $0.url.absoluteString, reason: $0.reason) })
+        for failure in summary.failures { printError("\(failure.url): \(failure.reason)") }
         if json {
             let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             print(String(decoding: try encoder.encode(summary), as: UTF8.self))
         } else {
-            print("prefetched \(summary.total) URLs: \(summary.finished) finished, \(summary.skipped) skipped, "
+            print("prefetched \(summary.total) URLs: \(summary.total - summary.skipped) loaded, \(summary.skipped) failed, "
                   + String(format: "%.2f s", summary.seconds))
         }
-        if summary.skipped > 0 { throw ExitCode.failure }
+        if summary.skipped > 0 || !invalid.isEmpty { throw ExitCode.failure }
     }
 }

@@ -9,6 +9,7 @@ struct WebImageCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "webimage",
         abstract: "Load, cache, inspect and convert images with WebImageKit.",
+        version: "webimage 0.1.0 (WebImageKit)",
         subcommands: [
             DemoCommand.self, FetchCommand.self, PrefetchCommand.self, InfoCommand.self, ConvertCommand.self, CacheCommand.self,
             DecodeCommand.self, SamplesCommand.self, BenchCacheCommand.self, BenchDownloadCommand.self, BenchManagerCommand.self, SoakCommand.self,
@@ -17,7 +18,35 @@ struct WebImageCommand: AsyncParsableCommand {
 
     static func main() async {
         returnLargeBlocksToTheSystem()
-        await main(nil)
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exitReporting(error)
+        }
+    }
+
+    /// Exits for `error`: a usage error as one line on standard error naming the help to read, status 64
+    /// (sysexits' EX_USAGE); everything else (help, `--version`, failures already reported) as the argument
+    /// parser does.
+    private static func exitReporting(_ error: any Error) -> Never {
+        let code = exitCode(for: error)
+        guard code == .validationFailure else { exit(withError: error) }
+        let message = message(for: error).split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
+        printError("\(message) (see '\(helpCommand) --help')")
+        Foundation.exit(code.rawValue)
+    }
+
+    /// `webimage convert` when the arguments name a subcommand, else `webimage`.
+    private static var helpCommand: String {
+        let names = configuration.subcommands.map { $0._commandName }
+        guard let first = CommandLine.arguments.dropFirst().first, names.contains(first) else { return "webimage" }
+        return "webimage \(first)"
     }
 }
 

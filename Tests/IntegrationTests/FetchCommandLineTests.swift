@@ -50,9 +50,6 @@ import WebImageTools
     }
 
     @Test func fetchRejectsBadArguments() async throws {
-        let badOption = try await CLI.run(["fetch", "--options", "teleport", "http://127.0.0.1:1/a.png"])
-        #expect(badOption.status != 0)
-        #expect(badOption.stderr.contains("unknown option 'teleport'"))
         let notAURL = try await CLI.run(["fetch", "photo.jpg"])
         #expect(notAURL.status != 0)
         #expect(notAURL.stderr.contains("file paths need file://"))
@@ -75,6 +72,68 @@ import WebImageTools
             #expect(summary?["skipped"] as? Int == 1)
             let warm = try await CLI.run(["fetch", "--json", "--cache-dir", cache, lines[0]])
             #expect(try Self.report(warm).items.first?.source == "disk")
+            #expect(run.stderr == "webimage: \(lines[2]): the server answered 404 Not Found; check the URL\n")
         }
+    }
+
+    /// A bad list or URL and what it must give: exit status and one line on standard error.
+    struct FailureCase: CustomTestStringConvertible, Sendable {
+        var rule: String
+        var arguments: [String]
+        var status: Int32
+        var message: String
+
+        var testDescription: String { rule }
+    }
+
+    static let failureCases: [FailureCase] = [
+        FailureCase(rule: "a missing list names the file", arguments: ["prefetch", "--input", "$DIR/missing.txt"],
+                    status: 1, message: "missing.txt: no such file; check the path"),
+        FailureCase(rule: "an empty list says so", arguments: ["prefetch", "--input", "$DIR/empty.txt"],
+                    status: 1, message: "empty.txt: the file is empty"),
+        FailureCase(rule: "a list of comments holds no URLs", arguments: ["prefetch", "--input", "$DIR/comments.txt"],
+                    status: 1, message: "comments.txt: no URLs in the list"),
+        FailureCase(rule: "a failed fetch goes to standard error with the URL",
+                    arguments: ["fetch", "--cache-dir", "$DIR/cache", "http://127.0.0.1:1/nothing.png"],
+                    status: 1, message: "http://127.0.0.1:1/nothing.png: could not connect"),
+        FailureCase(rule: "a header without a colon is a usage error", arguments: ["fetch", "-H", "nonsense", "http://127.0.0.1:1/a.png"],
+                    status: 64, message: "-H must look like 'Name: value'"),
+        FailureCase(rule: "a negative retry count is a usage error", arguments: ["fetch", "--retry", "-1", "http://127.0.0.1:1/a.png"],
+                    status: 64, message: "--retry"),
+        FailureCase(rule: "an unknown load option is a usage error", arguments: ["fetch", "--options", "teleport", "http://127.0.0.1:1/a.png"],
+                    status: 64, message: "unknown option 'teleport'"),
+        FailureCase(rule: "a malformed fetch thumbnail is a usage error", arguments: ["fetch", "--thumbnail", "0x5", "http://127.0.0.1:1/a.png"],
+                    status: 64, message: "--thumbnail must be a size"),
+        FailureCase(rule: "a missing info file names the path", arguments: ["info", "$DIR/missing.png"],
+                    status: 1, message: "missing.png: no such file; check the path"),
+        FailureCase(rule: "info on a folder says it is one", arguments: ["info", "$DIR"],
+                    status: 1, message: "is a folder, not an image file"),
+    ]
+
+    @Test(arguments: failureCases)
+    func badListOrURLFailsWithOneLine(_ testCase: FailureCase) async throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data().write(to: folder.appendingPathComponent("empty.txt"))
+        try Data("# nothing here\n\n".utf8).write(to: folder.appendingPathComponent("comments.txt"))
+        let run = try await CLI.run(testCase.arguments.map { $0.replacingOccurrences(of: "$DIR", with: folder.path) })
+        #expect(run.status == testCase.status, "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+        #expect(run.stderr.hasPrefix("webimage: ") && run.stderr.contains(testCase.message), "\(run.stderr)")
+        #expect(!run.stderr.contains("Error Domain"))
+    }
+
+    @Test func infoReadsHeadersUnlessAskedToDecodeAndHonoursMaxPixels() async throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let samples = try ImageFiles.writeSamples(to: folder, photoSize: CLI.sampleSize)
+        let headers = try await CLI.run(["info", "--json"] + samples.map(\.path))
+        let decoded = try await CLI.run(["info", "--json", "--decode"] + samples.map(\.path))
+        #expect(headers.status == 0 && decoded.status == 0, "\(headers.stderr)\(decoded.stderr)")
+        let fromHeaders = try JSONDecoder().decode([ImageSummary].self, from: Data(headers.stdout.utf8))
+        let fromPixels = try JSONDecoder().decode([ImageSummary].self, from: Data(decoded.stdout.utf8))
+        #expect(fromHeaders == fromPixels)
+        let limited = try await CLI.run(["info", "--decode", "--max-pixels", "1000", samples[0].path])
+        #expect(limited.status == 1 && limited.stderr.contains("too large"))
     }
 }

@@ -36,7 +36,13 @@ import WebImageTools
         let input = folder.appendingPathComponent("in.jpg")
         try Data([0xFF, 0xD8, 0xFF, 0xDB, 0, 0]).write(to: input)
         let output = folder.appendingPathComponent("out.png")
-        #expect(throws: ImageCodingError.self) { try ImageFiles.convert(from: input, to: output) }
+        let outcome = BatchConversion.convert(
+            ConversionJob(input: input.path, output: output.path, format: .png), settings: ConversionSettings())
+        guard case .failure(let error) = outcome.result else {
+            Issue.record("a corrupt JPEG converted")
+            return
+        }
+        #expect(error.description.hasPrefix("\(input.path): ") && error.description.contains("JPEG"))
         #expect(!FileManager.default.fileExists(atPath: output.path))
     }
 

@@ -24,6 +24,14 @@ package struct FetchJob: Sendable {
     package var concurrency: Int
     /// The memory cache's limit in bytes (`nil`: the library's default).
     package var memoryCacheLimit: Int?
+    /// Request headers added to (or replacing) the downloader's defaults, such as `User-Agent`.
+    package var headers: [String: String] = [:]
+    /// How long a request may wait for the server (`nil`: the downloader's default).
+    package var timeout: Duration?
+    /// How many times a transient failure (timeout, connection failure, 429, 502, 503, 504) is retried.
+    package var retries = 0
+    /// The most pixels an image, or a transform's result, may have.
+    package var maximumPixelCount = ImageDecodingOptions.defaultMaximumPixelCount
 
     /// Creates a job with the defaults of `webimage fetch`.
     package init(
@@ -56,6 +64,9 @@ package struct FetchJob: Sendable {
     package func run(events: @escaping @Sendable (Event) -> Void = { _ in }) async throws -> FetchReport {
         var configuration = ImageDownloader.Configuration()
         configuration.maximumConcurrentDownloads = max(1, concurrency)
+        configuration.headers.merge(headers) { _, given in given }
+        if let timeout { configuration.timeout = timeout }
+        if retries > 0 { configuration.retryPolicy = RetryPolicy(maximumAttempts: retries + 1) }
         return try await withImageDownloader(configuration: configuration) { downloader in
             let loaders = ImageLoaderRegistry(loaders: [FileImageLoader(), DataURLImageLoader(), downloader])
             var cacheConfiguration = ImageCache.Configuration()
@@ -74,6 +85,9 @@ package struct FetchJob: Sendable {
         var loadContext = ImageLoadContext()
         loadContext.thumbnailPixelSize = thumbnail
         loadContext.transformer = transformer
+        if maximumPixelCount != ImageDecodingOptions.defaultMaximumPixelCount {
+            loadContext.decodingOptions = ImageDecodingOptions(maximumPixelCount: maximumPixelCount)
+        }
         let context = loadContext
         let options = self.options.union(.waitStoreCache)
         let clock = ContinuousClock()
@@ -119,7 +133,8 @@ package struct FetchJob: Sendable {
         } catch {
             return FetchItem(
                 url: url.absoluteString, source: "failed", format: nil, width: nil, height: nil, frames: nil, bytes: 0,
-                milliseconds: (clock.now - start).seconds * 1000, output: nil, error: "\(error)")
+                milliseconds: (clock.now - start).seconds * 1000, output: nil,
+                error: ToolError(nil, describing: error).description)
         }
     }
 

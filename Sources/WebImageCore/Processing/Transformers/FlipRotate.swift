@@ -31,11 +31,18 @@ extension ImageTransformers {
         public let degrees: Double
         /// The colour of the uncovered corners for angles that are not multiples of 90°.
         public let background: RGBA
+        /// The most pixels the enlarged canvas may have; a larger one fails with
+        /// ``ImageProcessingError/Code/outputTooLarge`` before allocation (not part of ``transformerKey``).
+        public let maximumPixelCount: Int
 
         /// Creates a rotation transformer.
-        public init(degrees: Double, background: RGBA = .transparent) {
+        public init(
+            degrees: Double, background: RGBA = .transparent,
+            maximumPixelCount: Int = ImageDecodingOptions.defaultMaximumPixelCount
+        ) {
             self.degrees = degrees
             self.background = background
+            self.maximumPixelCount = maximumPixelCount
         }
 
         public var transformerKey: String { "rotate(\(keyNumber(degrees)),\(background.hexString))" }
@@ -50,16 +57,18 @@ extension ImageTransformers {
                 default: return pixels
                 }
             }
-            return rotatedFreely(pixels)
+            return try rotatedFreely(pixels)
         }
 
         /// Inverse mapping with bilinear sampling on premultiplied colour.
-        private func rotatedFreely(_ pixels: PixelBuffer) -> PixelBuffer {
+        private func rotatedFreely(_ pixels: PixelBuffer) throws(ImageProcessingError) -> PixelBuffer {
             let radians = degrees * .pi / 180
             let (cosine, sine) = (cos(radians), sin(radians))
             let (w, h) = (Double(pixels.width), Double(pixels.height))
-            let outWidth = Int((abs(w * cosine) + abs(h * sine)).rounded(.up))
-            let outHeight = Int((abs(w * sine) + abs(h * cosine)).rounded(.up))
+            let (width, height) = ((abs(w * cosine) + abs(h * sine)).rounded(.up), (abs(w * sine) + abs(h * cosine)).rounded(.up))
+            try ImageProcessingError.checkOutputSize(
+                width: width, height: height, limit: maximumPixelCount, transformerKey: transformerKey)
+            let (outWidth, outHeight) = (Int(width), Int(height))
             let sampler = BilinearSampler(pixels)
             let background = premultiplied(self.background)
             let hasAlpha = pixels.hasAlpha || self.background.alpha != 255

@@ -19,13 +19,21 @@ extension ImageTransformers {
         public let upscale: Bool
         /// The resampling filter.
         public let filter: ResamplingFilter
+        /// The most pixels the result (and any intermediate buffer) may have; a larger one fails with
+        /// ``ImageProcessingError/Code/outputTooLarge`` before allocation. Not part of ``transformerKey``:
+        /// it never changes a result, only whether there is one.
+        public let maximumPixelCount: Int
 
         /// Creates a resize transformer.
-        public init(size: PixelSize, mode: Mode = .fit, upscale: Bool = false, filter: ResamplingFilter = .lanczos3) {
+        public init(
+            size: PixelSize, mode: Mode = .fit, upscale: Bool = false, filter: ResamplingFilter = .lanczos3,
+            maximumPixelCount: Int = ImageDecodingOptions.defaultMaximumPixelCount
+        ) {
             self.size = size
             self.mode = mode
             self.upscale = upscale
             self.filter = filter
+            self.maximumPixelCount = maximumPixelCount
         }
 
         public var transformerKey: String {
@@ -41,10 +49,12 @@ extension ImageTransformers {
             case .stretch:
                 var target = size
                 if !upscale { target = PixelSize(width: min(target.width, source.width), height: min(target.height, source.height)) }
+                try checkSize(Double(target.width), Double(target.height))
                 return Resampler.resize(pixels, to: target, filter: filter)
             case .fit:
                 let fitted = Resampler.aspectFitSize(source, in: size)
                 if !upscale, fitted.width >= source.width || fitted.height >= source.height { return pixels }
+                try checkSize(Double(fitted.width), Double(fitted.height))
                 return Resampler.resize(pixels, to: fitted, filter: filter)
             case .fill:
                 let scale = max(Double(size.width) / Double(source.width), Double(size.height) / Double(source.height))
@@ -54,10 +64,17 @@ extension ImageTransformers {
                     let cropHeight = min(source.height, Int((Double(source.width) / ratio).rounded()))
                     return pixels.cropped(toCentre: PixelSize(width: max(cropWidth, 1), height: max(cropHeight, 1)))
                 }
-                let covering = PixelSize(width: max(size.width, Int((Double(source.width) * scale).rounded())),
-                                         height: max(size.height, Int((Double(source.height) * scale).rounded())))
+                let coveringWidth = max(Double(size.width), (Double(source.width) * scale).rounded())
+                let coveringHeight = max(Double(size.height), (Double(source.height) * scale).rounded())
+                try checkSize(coveringWidth, coveringHeight)
+                let covering = PixelSize(width: Int(coveringWidth), height: Int(coveringHeight))
                 return Resampler.resize(pixels, to: covering, filter: filter).cropped(toCentre: size)
             }
+        }
+
+        private func checkSize(_ width: Double, _ height: Double) throws(ImageProcessingError) {
+            try ImageProcessingError.checkOutputSize(
+                width: width, height: height, limit: maximumPixelCount, transformerKey: transformerKey)
         }
     }
 }

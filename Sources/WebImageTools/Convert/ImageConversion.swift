@@ -1,0 +1,85 @@
+package import Foundation
+package import WebImageKit
+
+/// How `webimage convert` turns one image into another.
+package struct ConversionSettings: Sendable {
+    /// Quality and lossless mode of the output.
+    package var encoding = ImageEncodingOptions()
+    /// Thumbnail, orientation and pixel limit of the decode; pixels are turned upright by default.
+    package var decoding = ImageDecodingOptions(applyOrientation: true)
+    /// Applied after decoding, before encoding.
+    package var transformer: (any ImageTransforming)?
+    /// What transparent pixels become in a format without alpha.
+    package var background: RGBA = .white
+    /// The frame (1-based) of an animation to write; `nil` keeps every frame the output format can hold.
+    package var frame: Int?
+    /// Whether an existing output file may be replaced.
+    package var replacesExisting = false
+
+    /// Creates the defaults of `webimage convert`.
+    package init() {}
+}
+
+/// One image converted: the decode, frame choice, transform, alpha flattening and encode of `convert`,
+/// without touching any file.
+package struct ImageConversion {
+    /// The image as encoded.
+    package var image: Image
+    /// The encoded bytes.
+    package var data: Data
+    /// Things the person should know that are not errors, such as the frame chosen from an animation.
+    package var notes: [String]
+
+    /// Converts `input` (encoded bytes) to `format`. Throws ``ToolError`` for what the settings cannot do
+    /// with this image, and the library's errors for data it cannot decode, transform or encode.
+    package init(
+        _ input: Data, to format: ImageFormat, settings: ConversionSettings, coders: ImageCodersManager = .shared
+    ) throws {
+        try Self.checkWritable(format, settings: settings, coders: coders)
+        let (decoded, notes) = try Self.decode(input, for: format, settings: settings, coders: coders)
+        var image = decoded
+        if let transformer = settings.transformer { image = try transformer.transform(image) }
+        if !format.holdsAlpha { image = image.flattened(onto: settings.background) }
+        self.image = image
+        self.notes = notes
+        data = try coders.encode(image, as: format, options: settings.encoding)
+    }
+
+    /// Throws unless `format` can be written with these settings.
+    package static func checkWritable(_ format: ImageFormat, settings: ConversionSettings, coders: ImageCodersManager = .shared) throws(ToolError) {
+        guard format != .unknown, coders.canEncode(to: format) else {
+            throw ToolError(nil, "cannot write \(format == .unknown ? "this format" : format.displayName)",
+                            remedy: "use jpg, png, gif, webp or avif")
+        }
+        if settings.encoding.lossless, !format.acceptsLossless {
+            throw ToolError(nil, "\(format.displayName) has no lossless mode", remedy: "drop --lossless, or write png, webp or avif")
+        }
+    }
+
+    /// Decodes every frame, or one: the frame asked for, or the first when `format` holds no animation
+    /// (taken from the animation's frame source, so the other frames are never decoded).
+    private static func decode(
+        _ input: Data, for format: ImageFormat, settings: ConversionSettings, coders: ImageCodersManager
+    ) throws -> (Image, [String]) {
+        let oneFrame = settings.frame != nil || !format.holdsAnimation
+        guard oneFrame, let source = try coders.animatedFrameSource(for: input, options: settings.decoding),
+              source.frameCount > 1 else {
+            var decoding = settings.decoding
+            decoding.firstFrameOnly = oneFrame
+            let image = try coders.decode(input, options: decoding)
+            if let frame = settings.frame, frame > 1 {
+                throw ToolError(nil, "is a still image, it has no frame \(frame)", remedy: "leave out --frame")
+            }
+            return (image, [])
+        }
+        let frame = settings.frame ?? 1
+        guard frame <= source.frameCount else {
+            throw ToolError(nil, "has \(source.frameCount) frames, no frame \(frame)", remedy: "pass --frame 1 to \(source.frameCount)")
+        }
+        let image = Image(pixels: try source.frame(at: frame - 1), format: ImageFormat(detecting: input), orientation: source.orientation)
+        let notes = settings.frame != nil ? [] : [
+            "is animated (\(source.frameCount) frames) and \(format.displayName) holds one, so frame 1 was written; choose another with --frame N",
+        ]
+        return (image, notes)
+    }
+}

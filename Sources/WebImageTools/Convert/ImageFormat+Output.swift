@@ -1,0 +1,13 @@
+package import WebImageKit
+
+extension ImageFormat {
+    /// Whether files of this format can hold transparency (GIF only as on/off per pixel).
+    package var holdsAlpha: Bool { self != .jpeg }
+
+    /// Whether the built-in encoder for this format writes every frame of an animation.
+    package var holdsAnimation: Bool { self == .gif || self == .webp || self == .avif }
+
+    /// Whether the format has a lossless mode `--lossless` can ask for (PNG is never lossy; JPEG has none,
+    /// and GIF keeps at most 256 colours).
+    package var acceptsLossless: Bool { self == .png || self == .webp || self == .avif }
+}
