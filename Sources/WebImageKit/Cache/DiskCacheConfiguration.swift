@@ -48,6 +48,14 @@ public struct DiskCacheConfiguration: Sendable, Equatable {
     public var synchronizesWrites: Bool
     /// Where extended data is kept. Default: ``ExtendedDataStorage/automatic``.
     public var extendedDataStorage: ExtendedDataStorage
+    /// Entries of at least this many bytes are memory-mapped instead of read into memory (SPEC CF-05, the
+    /// seeds' `diskCacheReadingOptions` with mapping): their pages are read as the decoder touches them
+    /// and count as file cache, not as the process's own memory. `nil`, the default, reads every entry.
+    ///
+    /// Safe with this cache's own writes, which replace entries by renaming a new file into place (a mapped
+    /// old file stays intact); a file truncated in place by another program while mapped would crash the
+    /// reader, so leave it `nil` for directories other programs write into.
+    public var memoryMappingThreshold: Int?
 
     /// Creates a configuration; every parameter defaults to the value documented on its property.
     public init(
@@ -56,7 +64,8 @@ public struct DiskCacheConfiguration: Sendable, Equatable {
         expirationDate: ExpirationDate = .modificationDate,
         readOnlyDirectories: [URL] = [],
         synchronizesWrites: Bool = true,
-        extendedDataStorage: ExtendedDataStorage = .automatic
+        extendedDataStorage: ExtendedDataStorage = .automatic,
+        memoryMappingThreshold: Int? = nil
     ) {
         self.maxAge = maxAge
         self.maxSize = maxSize
@@ -64,5 +73,6 @@ public struct DiskCacheConfiguration: Sendable, Equatable {
         self.readOnlyDirectories = readOnlyDirectories
         self.synchronizesWrites = synchronizesWrites
         self.extendedDataStorage = extendedDataStorage
+        self.memoryMappingThreshold = memoryMappingThreshold
     }
 }

@@ -91,7 +91,7 @@ package struct DiskStorage: Sendable {
     /// The bytes stored for `key`, or `nil` when no readable entry exists; a file that cannot be read is a miss.
     package func data(forKey key: String) -> Data? {
         for candidate in candidates(forKey: key) {
-            if case .success(let data) = POSIXFile.read(candidate.path, touch: touches(candidate)) { return data }
+            if case .success(let data) = read(candidate) { return data }
         }
         return nil
     }
@@ -99,11 +99,15 @@ package struct DiskStorage: Sendable {
     /// The bytes and extended data stored for `key`, or `nil` on a miss.
     package func entry(forKey key: String) -> DiskCacheEntry? {
         for candidate in candidates(forKey: key) {
-            guard case .success(let data) = POSIXFile.read(candidate.path, touch: touches(candidate)) else { continue }
+            guard case .success(let data) = read(candidate) else { continue }
             let extended = readExtendedData(directory: candidate.directory, name: candidate.name)
             return DiskCacheEntry(data: data, extendedData: extended, url: URL(fileURLWithPath: candidate.path))
         }
         return nil
+    }
+
+    private func read(_ candidate: Candidate) -> Result<Data, Errno> {
+        POSIXFile.read(candidate.path, touch: touches(candidate), mappingFrom: configuration.memoryMappingThreshold)
     }
 
     /// Whether an entry for `key` exists in the main or a read-only directory.

@@ -28,15 +28,22 @@ enum POSIXFile {
         return .success(Status(info))
     }
 
-    /// Reads the whole regular file at `path`; refreshes its access date when `touch` is set.
-    static func read(_ path: String, touch: Bool) -> Result<Data, Errno> {
+    /// Reads the whole regular file at `path`; refreshes its access date when `touch` is set. A file of at
+    /// least `mappingFrom` bytes is memory-mapped instead (read-only, private): its pages are read when used.
+    static func read(_ path: String, touch: Bool, mappingFrom threshold: Int? = nil) -> Result<Data, Errno> {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return .failure(currentError()) }
         defer { _ = Glibc.close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { return .failure(currentError()) }
         guard (info.st_mode & S_IFMT) == S_IFREG else { return .failure(.EISDIR) }
-        var data = Data(count: Int(info.st_size))
+        let size = Int(info.st_size)
+        if let threshold, size > 0, size >= threshold {
+            let result = map(fd, size: size)
+            if touch, case .success = result { touchAccessDate(fd) }
+            return result
+        }
+        var data = Data(count: size)
         let failure: Errno? = data.withUnsafeMutableBytes { raw in
             var offset = 0
             while offset < raw.count, let base = raw.baseAddress {
@@ -53,6 +60,16 @@ enum POSIXFile {
         if let failure { return .failure(failure) }
         if touch { touchAccessDate(fd) }
         return .success(data)
+    }
+
+    /// The `size` bytes of the open file as a read-only private mapping, unmapped when the data is freed.
+    private static func map(_ fd: Int32, size: Int) -> Result<Data, Errno> {
+        guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED else {
+            return .failure(currentError())
+        }
+        return .success(Data(bytesNoCopy: address, count: size, deallocator: .custom { pointer, count in
+            _ = munmap(pointer, count)
+        }))
     }
 
     /// Sets the access date of the open file to now, keeping its modification date.

@@ -131,3 +131,47 @@ import WebImageTestSupport
         #expect(result.expiredCount == 1 && storage.contains("read") && !storage.contains("unread"))
     }
 }
+
+/// SPEC CF-05: the seeds' disk reading options; here large entries can be memory-mapped.
+@Suite struct DiskCacheMappingTests {
+    /// The lines of this process's memory map that name `path`.
+    private func mappings(of path: String) throws -> [Substring] {
+        try String(contentsOfFile: "/proc/self/maps", encoding: .utf8).split(separator: "\n").filter { $0.hasSuffix(path) }
+    }
+
+    @Test func cf05EntriesFromTheThresholdUpAreMemoryMappedAndReadTheSame() throws {
+        let root = try TemporaryDirectory()
+        defer { root.remove() }
+        let storage = DiskStorage(namespace: "ns", root: root.url, configuration: DiskCacheConfiguration(memoryMappingThreshold: 64 << 10))
+        let large = Data((0..<(256 << 10)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let small = Data(repeating: 7, count: 1000)
+        try storage.store(large, forKey: "large")
+        try storage.store(small, forKey: "small")
+        let largePath = storage.fileURL(forKey: "large").path
+        do {
+            let entry = try #require(storage.entry(forKey: "large"))
+            #expect(entry.data == large)
+            let mapped = try mappings(of: largePath)
+            #expect(!mapped.isEmpty, "a large entry is mapped while its bytes are alive")
+            withExtendedLifetime(entry) {}
+        }
+        let unmapped = try mappings(of: largePath)
+        #expect(unmapped.isEmpty, "the mapping goes with the bytes")
+        let smallData = try #require(storage.data(forKey: "small"))
+        #expect(smallData == small)
+        let smallMappings = try mappings(of: storage.fileURL(forKey: "small").path)
+        #expect(smallMappings.isEmpty, "a small entry is read, not mapped")
+    }
+
+    @Test func cf05ByDefaultNothingIsMapped() throws {
+        let root = try TemporaryDirectory()
+        defer { root.remove() }
+        let storage = DiskStorage(namespace: "ns", root: root.url)
+        #expect(storage.configuration.memoryMappingThreshold == nil)
+        try storage.store(Data(repeating: 1, count: 1 << 20), forKey: "k")
+        let data = try #require(storage.data(forKey: "k"))
+        #expect(data.count == 1 << 20)
+        let mapped = try mappings(of: storage.fileURL(forKey: "k").path)
+        #expect(mapped.isEmpty)
+    }
+}
