@@ -69,7 +69,25 @@ enum ReadmeSnippets {
         _ = configuration
     }
 
+    struct FolderTransport: DownloadTransport {
+        let folder: URL
+        func send(_ request: DownloadRequest, timeout: Duration) async throws -> (DownloadResponse, AsyncThrowingStream<Data, any Error>) {
+            let bytes = try Data(contentsOf: folder.appendingPathComponent(request.url.lastPathComponent))
+            let head = DownloadResponse(url: request.url, statusCode: 200, headers: ["content-type": "image/png"])
+            return (head, AsyncThrowingStream { $0.yield(bytes); $0.finish() })
+        }
+    }
     static func example4() async throws {
+
+        var local = ImageDownloader.Configuration()
+        local.transport = FolderTransport(folder: URL(fileURLWithPath: "/srv/images"))
+        try await withImageDownloader(configuration: local) { downloader in
+            print(try await downloader.data(for: url).data.count)
+        }
+        _ = local
+    }
+
+    static func example5() async throws {
         let memory = MemoryCache<Image>()                 // strict LRU: 20% of RAM (≤ 256 MiB) of pixels, weak side-table
         memory.setValue(image, forKey: url.absoluteString)
         let hit = memory.value(forKey: url.absoluteString) // no allocation on a hit
@@ -86,7 +104,7 @@ enum ReadmeSnippets {
         _ = cleaned
     }
 
-    static func example5() async throws {
+    static func example6() async throws {
         let cache = ImageCache.shared                                   // namespace "default"
         try await cache.store(image, data: downloadedBytes, forKey: key) // memory + disk (the original bytes)
         if let hit = await cache.image(forKey: key) { print(hit.cacheType) } // .memory or .disk
@@ -95,7 +113,7 @@ enum ReadmeSnippets {
         _ = cache
     }
 
-    static func example6() async throws {
+    static func example7() async throws {
         let manager = ImageManager.shared                       // ImageCache.shared + the default loaders
         let loaded = try await manager.loadImage(from: url)     // .notCached the first time, then .memory, or .disk
         print(loaded.image.pixelSize, loaded.cacheType, loaded.data?.count ?? 0)
@@ -123,7 +141,7 @@ enum ReadmeSnippets {
         _ = avatar
     }
 
-    static func example7() async throws {
+    static func example8() async throws {
         let prefetcher = ImagePrefetcher(manager: manager)       // 3 at a time, low priority, into the disk cache
         for await update in prefetcher.updates(for: urls) {
             switch update {
@@ -142,7 +160,7 @@ enum ReadmeSnippets {
             // draw it; animate with `transition` when given (0.5 s by default)
         }
     }
-    static func example8() async throws {
+    static func example9() async throws {
 
         let tile = Tile()
         tile.setImage(with: url, placeholder: grey, options: [.delayPlaceholder])   // cancels the tile's previous load
@@ -152,7 +170,7 @@ enum ReadmeSnippets {
         _ = tile
     }
 
-    static func example9() async throws {
+    static func example10() async throws {
         let decoder = ImageCodersManager.shared.makeProgressiveDecoder(for: firstBytes, options: ImageDecodingOptions())
         var received = Data()
         for await chunk in body {                 // however the bytes arrive
@@ -163,7 +181,7 @@ enum ReadmeSnippets {
         _ = received
     }
 
-    static func example10() async throws {
+    static func example11() async throws {
         // A thumbnail that fits in 256×256, decoded small: JPEG scales in the DCT (1/2, 1/4, 1/8) and WebP
         // in libwebp before a Lanczos-3 pass to the exact size, so a 100-megapixel photo never sits in memory.
         let thumb = try ImageCodersManager.shared.decode(data, options: ImageDecodingOptions(
@@ -199,7 +217,7 @@ enum ReadmeSnippets {
             return PixelBuffer(width: pixels.width, height: pixels.height, hasAlpha: pixels.hasAlpha, bytes: bytes)
         }
     }
-    static func example11() async throws {
+    static func example12() async throws {
         var context = ImageLoadContext()
         context.transformer = Grayscale()
         let gray = try await ImageManager.shared.loadImage(from: url, context: context)   // cached as "<url>-grayscale"
@@ -218,11 +236,11 @@ enum ReadmeSnippets {
             throw ImageCodingError(.unsupportedFormat, format: format, "PPMCoder only decodes")
         }
     }
-    static func example12() async throws {
+    static func example13() async throws {
         ImageCodersManager.shared.add(PPMCoder())
     }
 
-    static func example13() async throws {
+    static func example14() async throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: "spinner.gif"))
         let source = try ImageCodersManager.shared.animatedFrameSource(for: data)   // nil for a still image
             ?? DecodedFrameSource(try ImageCodersManager.shared.decode(data))        // or any decoded Image
@@ -311,4 +329,4 @@ enum WebimagekitSnippets {
     }
 }
 
-let snippetSourceDigest = "0a3f43b292bf194e7bbea50df83203034e1b48e88f59036f422d2314d50f4d08"
+let snippetSourceDigest = "1d6d22344b817eb7fef5530ff14ff2f48b6b28fa14e42fb0940f20be7ebfbb83"

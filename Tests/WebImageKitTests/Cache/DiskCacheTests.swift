@@ -134,9 +134,14 @@ import WebImageTestSupport
 
 /// SPEC CF-05: the seeds' disk reading options; here large entries can be memory-mapped.
 @Suite struct DiskCacheMappingTests {
-    /// The lines of this process's memory map that name `path`.
+    /// The lines of this process's memory map that name `path` (read to the end: a procfs file reports no size,
+    /// and `String(contentsOfFile:)` stops after the first page of it).
     private func mappings(of path: String) throws -> [Substring] {
-        try String(contentsOfFile: "/proc/self/maps", encoding: .utf8).split(separator: "\n").filter { $0.hasSuffix(path) }
+        let maps = try #require(FileHandle(forReadingAtPath: "/proc/self/maps"))
+        defer { try? maps.close() }
+        let text = String(decoding: try maps.readToEnd() ?? Data(), as: UTF8.self)
+        #expect(text.contains("[stack]"), "the whole map was read")
+        return text.split(separator: "\n").filter { $0.hasSuffix(path) }
     }
 
     @Test func cf05EntriesFromTheThresholdUpAreMemoryMappedAndReadTheSame() throws {
