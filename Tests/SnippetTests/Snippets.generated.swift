@@ -70,7 +70,7 @@ enum ReadmeSnippets {
     }
 
     static func example4() async throws {
-        let memory = MemoryCache<Image>()                 // strict LRU: 20% of RAM (≤ 256 MiB) of pixels, weak side-table
+        let memory = MemoryCache<Image>()                 // strict LRU: 20% of RAM or of the container's limit (≤ 256 MiB) of pixels, weak side-table
         memory.setValue(image, forKey: url.absoluteString)
         let hit = memory.value(forKey: url.absoluteString) // no allocation on a hit
 
@@ -92,7 +92,10 @@ enum ReadmeSnippets {
         if let hit = await cache.image(forKey: key) { print(hit.cacheType) } // .memory or .disk
         cache.startSweeping(every: .seconds(3600))                     // no app lifecycle on Linux: clean periodically
         await cache.flush()                                             // every disk write queued so far is done
+        cache.trimMemory()                                              // under memory pressure: what a memory warning does
+        let watcher = MemoryPressureWatcher(caches: [cache])            // or let Linux's PSI notifications call it (nil if unavailable)
         _ = cache
+        _ = watcher
     }
 
     static func example6() async throws {
@@ -311,4 +314,4 @@ enum WebimagekitSnippets {
     }
 }
 
-let snippetSourceDigest = "0a3f43b292bf194e7bbea50df83203034e1b48e88f59036f422d2314d50f4d08"
+let snippetSourceDigest = "7c6eb53e0d83ab426b59c520f0c938b80d0b1697fbf94a9cf21ebfd18f0a0c46"
