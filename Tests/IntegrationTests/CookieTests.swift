@@ -8,13 +8,17 @@ import Testing
         let server = try TestImageServer()
         try await server.run { base in
             try await withImageDownloader { downloader in
-                _ = try await downloader.image(for: base.appendingPathComponent("cookie/set"), options: [.handleCookies])
-                #expect(downloader.cookies.cookies(for: base) == ["session": "abc123", "theme": "dark"])
+                let setter = base.appendingPathComponent("cookie/set")
+                _ = try await downloader.image(for: setter, options: [.handleCookies])
+                // `session` has `Path=/`; `theme` has no Path, so its path is the setter's directory, `/cookie`.
+                #expect(downloader.cookies.cookies(for: base) == ["session": "abc123"])
+                #expect(downloader.cookies.cookies(for: setter) == ["session": "abc123", "theme": "dark"])
                 _ = try await downloader.image(for: base.appendingPathComponent("image/next.png"), options: [.handleCookies])
+                _ = try await downloader.image(for: setter, options: [.handleCookies])
                 _ = try await downloader.image(for: base.appendingPathComponent("image/plain.png"))
             }
-            #expect(await server.log.headers(of: "/cookie/set").first?["cookie"] == nil)
-            #expect(await server.log.headers(of: "/image/next.png").first?["cookie"] == "session=abc123; theme=dark")
+            #expect(await server.log.headers(of: "/cookie/set").map { $0["cookie"] } == [nil, "theme=dark; session=abc123"])
+            #expect(await server.log.headers(of: "/image/next.png").first?["cookie"] == "session=abc123")
             #expect(await server.log.headers(of: "/image/plain.png").first?["cookie"] == nil)
         }
     }

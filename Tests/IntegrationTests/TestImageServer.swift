@@ -12,7 +12,7 @@ import WebImageKit
 /// Routes: `/image/*` (a PNG, counted), `/held/*` (a PNG once the test releases it), `/progressive`
 /// (half of ``largePNG``, the rest once released), `/drip` (a PNG prefix, then one byte at a time
 /// until the client leaves), `/etag` (validators honoured), `/flaky/*` (503 twice), `/encrypted`,
-/// `/cookie/set`, `/short` and `/reset` (bodies cut off by a closed connection), `/status/:code`, `/html`, `/large` and `/large-chunked` (bodies of `?bytes=`),
+/// `/cookie/set`, `/empty` (a 200 without a body), `/short` and `/reset` (bodies cut off by a closed connection), `/status/:code`, `/html`, `/large` and `/large-chunked` (bodies of `?bytes=`),
 /// `/auth` (Basic `user:pass`), `/redirect?to=` (a 302 to `to`), `/loop/a|b`.
 /// Every request is logged; ``events`` reports arrivals and the end of the drip route.
 final class TestImageServer: Sendable {
@@ -181,6 +181,9 @@ final class TestImageServer: Sendable {
         }
         router.get("html") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/html"], body: .init(byteBuffer: ByteBuffer(string: "<html><body>not an image</body></html>")))
+        }
+        router.get("empty") { _, _ in
+            Response(status: .ok, headers: [.contentType: "image/png", .contentLength: "0"])
         }
         router.get("octet") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/octet-stream"], body: .init(byteBuffer: ByteBuffer(bytes: png)))

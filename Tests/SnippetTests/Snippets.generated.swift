@@ -88,7 +88,7 @@ enum ReadmeSnippets {
     }
 
     static func example5() async throws {
-        let memory = MemoryCache<Image>()                 // strict LRU: 20% of RAM (≤ 256 MiB) of pixels, weak side-table
+        let memory = MemoryCache<Image>()                 // strict LRU: 20% of RAM or of the container's limit (≤ 256 MiB) of pixels, weak side-table
         memory.setValue(image, forKey: url.absoluteString)
         let hit = memory.value(forKey: url.absoluteString) // no allocation on a hit
 
@@ -110,7 +110,10 @@ enum ReadmeSnippets {
         if let hit = await cache.image(forKey: key) { print(hit.cacheType) } // .memory or .disk
         cache.startSweeping(every: .seconds(3600))                     // no app lifecycle on Linux: clean periodically
         await cache.flush()                                             // every disk write queued so far is done
+        cache.trimMemory()                                              // under memory pressure: what a memory warning does
+        let watcher = MemoryPressureWatcher(caches: [cache])            // or let Linux's PSI notifications call it (nil if unavailable)
         _ = cache
+        _ = watcher
     }
 
     static func example7() async throws {
@@ -329,4 +332,4 @@ enum WebimagekitSnippets {
     }
 }
 
-let snippetSourceDigest = "1d6d22344b817eb7fef5530ff14ff2f48b6b28fa14e42fb0940f20be7ebfbb83"
+let snippetSourceDigest = "e3492fdd5c34007e80ff6d59beaedd57cd16e6067461c4c56fd6edaf69621e67"

@@ -18,6 +18,15 @@ extension ImageCache {
         memoryCache.removeAll()
     }
 
+    /// Frees the memory cache under memory pressure, as SDWebImage does on a memory warning (SPEC IC-31, MC-01):
+    /// every entry leaves the LRU, so its bytes no longer count against the limit; with
+    /// ``MemoryCacheConfiguration/usesWeakCache`` an image still in use elsewhere stays findable through the
+    /// weak table, since freeing it would gain nothing. The disk is untouched. Call it from your own memory
+    /// signal, or let a ``MemoryPressureWatcher`` call it.
+    public func trimMemory() {
+        memoryCache.removeAllStrong()
+    }
+
     /// Empties memory and/or disk: on disk, every entry is deleted and the directory recreated (IC-28, K-08).
     public func clear(cacheType: ImageCacheType = .all) async throws(DiskCacheError) {
         if cacheType.includesMemory { clearMemory() }

@@ -106,4 +106,11 @@ import WebImageTestSupport
         #expect(await cache.entry(forKey: "k")?.data == nil)
         #expect(try await cache.totalSize() > 0)
     }
+
+    /// SPEC CF-08: SDWebImage's default is 0 (unlimited); ours is 1 GiB on purpose (documented on `maxSize`),
+    /// so a long-running server does not fill its disk.
+    @Test func cf08TheDefaultDiskLimitIsOneGiBNotUnlimited() {
+        #expect(DiskCacheConfiguration().maxSize == 1 << 30)
+        #expect(ImageCache.Configuration().disk.maxSize == 1 << 30)
+    }
 }

@@ -197,4 +197,27 @@ import WebImageTestSupport
         let ordered = await fixture.manager.loadImages(urls)
         #expect(ordered.map { try? $0.get().image.pixelSize.width } == [2, 3, 4])
     }
+
+    @Test func vw18CancellingTheAnimationSlotCancelsEveryLoadOfTheAnimation() async throws {
+        let fixture = try ManagerFixture()
+        defer { fixture.remove() }
+        let urls = (1...3).map { MockLoader.url("held-frame-\($0).png") }
+        for url in urls { fixture.loader.serve(url) }
+        fixture.loader.hold()
+        let target = RecordingTarget()
+        let completions = LockedValue(0)
+        target.setAnimationImages(with: urls, manager: fixture.manager) { _ in completions.withLock { $0 += 1 } }
+        var arrivals = fixture.loader.arrivals.makeAsyncIterator()
+        for _ in urls { _ = await arrivals.next() }  // every frame's load is running
+        #expect(target.imageLoadState.isLoading(.animation))
+        target.cancelImageLoad(in: .animation)
+        #expect(!target.imageLoadState.isLoading(.animation))
+        #expect(!fixture.manager.isRunning)
+        fixture.loader.release()
+        // Each of the three loads sees its cancellation at the loader; none delivers.
+        try await eventually { fixture.loader.cancellations == urls.count }
+        #expect(fixture.loader.cancellations == urls.count)
+        #expect(target.recorded.isEmpty)
+        #expect(completions.withLock { $0 } == 0)
+    }
 }
