@@ -14,7 +14,7 @@ private final class MemoryTransport: DownloadTransport {
 
     let replies: [URL: Reply]
     let requests = LockedValue<[DownloadRequest]>([])
-    let gate = LockedValue<CheckedContinuation<Void, Never>?>(nil)
+    let gate = LockedValue<[CheckedContinuation<Void, Never>]>([])
     let holds: Bool
 
     init(replies: [URL: Reply], holds: Bool = false) {
@@ -22,14 +22,15 @@ private final class MemoryTransport: DownloadTransport {
         self.holds = holds
     }
 
+    /// Lets every request held so far go on.
     func release() {
-        gate.withLock { $0.take() }?.resume()
+        for continuation in gate.withLock({ gate in defer { gate = [] }; return gate }) { continuation.resume() }
     }
 
     func send(_ request: DownloadRequest, timeout: Duration) async throws -> (DownloadResponse, AsyncThrowingStream<Data, any Error>) {
         requests.withLock { $0.append(request) }
         if holds {
-            await withCheckedContinuation { continuation in gate.withLock { $0 = continuation } }
+            await withCheckedContinuation { continuation in gate.withLock { $0.append(continuation) } }
         }
         guard let reply = replies[request.url] else { throw URLError(.cannotConnectToHost) }
         let head = DownloadResponse(url: request.url, statusCode: reply.status, headers: reply.headers)
@@ -122,5 +123,52 @@ private final class MemoryTransport: DownloadTransport {
             ($0 as? ImageDownloadError)?.code == .network
         }
         try await downloader.shutdown()
+    }
+}
+
+/// SPEC DL-44: a shutdown that lets the downloads already asked for finish, or cancels them.
+@Suite struct DownloaderShutdownTests {
+    private func png() throws -> Data {
+        try ImageCodersManager.shared.encode(
+            Image(pixels: PixelBuffer(width: 4, height: 4, fill: .white)), as: .png, options: ImageEncodingOptions())
+    }
+
+    @Test func dl44AFinishingShutdownDeliversRunningAndWaitingDownloadsAndRefusesNewOnes() async throws {
+        let urls = (0..<3).map { URL(string: "https://images.example/\($0).png")! }
+        let bytes = try png()
+        let transport = MemoryTransport(replies: Dictionary(uniqueKeysWithValues: urls.map { ($0, .init(chunks: [bytes])) }), holds: true)
+        var configuration = ImageDownloader.Configuration()
+        configuration.transport = transport
+        configuration.maximumConcurrentDownloads = 1
+        let downloader = ImageDownloader(configuration: configuration)
+        let first = Task { try await downloader.data(for: urls[0]).data }
+        try await eventually { transport.requests.withLock { $0.count } == 1 }
+        let second = Task { try await downloader.data(for: urls[1]).data }  // waits behind the first
+        try await eventually { downloader.currentDownloadCount == 2 }
+        let shutdown = Task { try await downloader.shutdown(finishingDownloads: true) }
+        // New requests are refused once the shutdown has begun.
+        try await eventually { downloader.state.withLock { $0.isShutDown } }
+        await #expect { try await downloader.data(for: urls[2]) } throws: { ($0 as? ImageDownloadError)?.code == .cancelled }
+        transport.release()
+        try await eventually { transport.requests.withLock { $0.count } == 2 }
+        transport.release()
+        #expect(try await first.value == bytes)
+        #expect(try await second.value == bytes)
+        try await shutdown.value
+        #expect(transport.requests.withLock { $0.map(\.url) } == [urls[0], urls[1]])
+    }
+
+    @Test func dl44TheDefaultShutdownCancelsRunningDownloads() async throws {
+        let url = URL(string: "https://images.example/held.png")!
+        let transport = MemoryTransport(replies: [url: .init(chunks: [try png()])], holds: true)
+        var configuration = ImageDownloader.Configuration()
+        configuration.transport = transport
+        let downloader = ImageDownloader(configuration: configuration)
+        let running = Task { try await downloader.data(for: url) }
+        try await eventually { transport.requests.withLock { $0.count } == 1 }
+        let shutdown = Task { try await downloader.shutdown() }
+        await #expect { try await running.value } throws: { ($0 as? ImageDownloadError)?.code == .cancelled }
+        transport.release()
+        try await shutdown.value
     }
 }

@@ -90,11 +90,28 @@ public final class ImageDownloader: Sendable {
         state = LockedValue(DownloaderState(configuration: configuration))
     }
 
-    /// Stops the downloader: new requests fail with ``ImageDownloadError/Code/cancelled``, waiting and
-    /// running downloads are cancelled (their subscribers get `cancelled`), and the HTTP client and any
-    /// event-loop group the downloader created are shut down. Call it once. On ``shared`` it does nothing.
-    public func shutdown() async throws {
+    /// Stops the downloader (SPEC DL-44): new requests fail with ``ImageDownloadError/Code/cancelled``, then
+    /// the downloads already asked for are cancelled (their callers get `cancelled`), or with
+    /// `finishingDownloads` run to their end and deliver first (waiting ones too, a suspended queue
+    /// included), as the seeds' `finishTasksAndInvalidate`; then the HTTP client and any event-loop group
+    /// the downloader created are shut down. Call it once. On ``shared`` it does nothing.
+    ///
+    /// ```swift
+    /// try await downloader.shutdown(finishingDownloads: true)   // drain, e.g. on SIGTERM
+    /// ```
+    public func shutdown(finishingDownloads: Bool = false) async throws {
         guard !isProcessWide else { return }
+        if finishingDownloads {
+            state.withLock { state in
+                state.isShutDown = true
+                state.queue.isSuspended = false
+                startReady(&state)
+            }
+            // A transfer starts the next waiting one before it ends, so none is left once no task runs.
+            while case let tasks = state.withLock({ $0.runningTasks }), !tasks.isEmpty {
+                for task in tasks { await task.value }
+            }
+        }
         let (subscribers, tasks) = state.withLock { state in
             state.isShutDown = true
             let cancelled = state.cancelAll()
