@@ -10,14 +10,14 @@ import WebImageKit
             try await withImageDownloader { downloader in
                 let url = base.appendingPathComponent("etag")
                 let first = try await downloader.image(for: url)
-                #expect(first.validators == Validators(etag: "\"v1\"", lastModified: "Sun, 01 Nov 2026 10:00:00 GMT"))
+                #expect(first.response.validators == Validators(etag: "\"v1\"", lastModified: "Sun, 01 Nov 2026 10:00:00 GMT"))
 
-                let byTag = try await downloader.data(for: url, validators: Validators(etag: first.validators.etag))
+                let byTag = try await downloader.data(for: url, validators: Validators(etag: first.response.validators.etag))
                 #expect(byTag.isNotModified)
                 #expect(byTag.response.statusCode == 304)
                 #expect(byTag.data.isEmpty)
 
-                let byDate = try await downloader.data(for: url, validators: Validators(lastModified: first.validators.lastModified))
+                let byDate = try await downloader.data(for: url, validators: Validators(lastModified: first.response.validators.lastModified))
                 #expect(byDate.isNotModified)
             }
         }

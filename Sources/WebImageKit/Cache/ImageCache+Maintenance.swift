@@ -13,8 +13,8 @@ extension ImageCache {
         return .notCached
     }
 
-    /// Empties the memory cache, its weak table included (IC-27, the memory-warning stand-in).
-    public func clearMemory() {
+    /// Empties the memory cache, its weak table included (IC-27); users call `clear(cacheType: .memory)`.
+    package func clearMemory() {
         memoryCache.removeAll()
     }
 

@@ -11,7 +11,7 @@ import Foundation
 public struct MemoryCacheConfiguration: Sendable, Equatable {
     /// The most the costs of all entries may add up to (bytes of pixels for images); 0 means unlimited.
     ///
-    /// Default: ``defaultTotalCostLimit``, 20% of the memory the machine or container allows, at most 256 MiB.
+    /// Default: 20% of the memory the machine or container allows, at most 256 MiB.
     public var totalCostLimit: Int
     /// The most entries the cache holds; 0 means unlimited (NSCache's convention). Default: 0.
     public var countLimit: Int
@@ -40,7 +40,7 @@ public struct MemoryCacheConfiguration: Sendable, Equatable {
     /// machine's memory (cgroup v2 `memory.max`, or v1 `memory.limit_in_bytes`, read once), 20% of that limit.
     /// A library shares its process, often a server's, with other work: raise it when the images are what the
     /// process is for, and see ``ImageCache/trimMemory()`` for memory pressure.
-    public static var defaultTotalCostLimit: Int {
+    @usableFromInline package static var defaultTotalCostLimit: Int {
         ContainerMemory.defaultCostLimit(
             physicalMemory: ProcessInfo.processInfo.physicalMemory, containerLimit: ContainerMemory.limit)
     }

@@ -86,7 +86,7 @@ public struct DownloadProgress: Sendable, Hashable {
     }
 
     /// The fraction received, from 0 to 1, or `nil` when the size is unknown.
-    public var fractionCompleted: Double? {
+    package var fractionCompleted: Double? {
         guard let expectedBytes, expectedBytes > 0 else { return nil }
         return min(1, Double(receivedBytes) / Double(expectedBytes))
     }

@@ -10,7 +10,7 @@ extension ImageDownloader {
     /// ```swift
     /// Task {
     ///     for await event in downloader.events() {
-    ///         if case .progress(let progress) = event { show(progress.fractionCompleted) }
+    ///         if case .progress(let progress) = event { show(progress.receivedBytes, of: progress.expectedBytes) }
     ///     }
     /// }
     /// ```

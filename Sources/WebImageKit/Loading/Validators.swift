@@ -20,7 +20,7 @@ public struct Validators: Sendable, Hashable {
     }
 
     /// Whether there is neither an entity tag nor a date (no conditional request is possible).
-    public var isEmpty: Bool { etag == nil && lastModified == nil }
+    package var isEmpty: Bool { etag == nil && lastModified == nil }
 
     /// The request headers of a conditional GET: `If-None-Match` and `If-Modified-Since`.
     var requestHeaders: [(name: String, value: String)] {
@@ -37,9 +37,4 @@ extension DownloadResponse {
     public var validators: Validators {
         Validators(etag: value(forHeader: "etag"), lastModified: value(forHeader: "last-modified"))
     }
-}
-
-extension DownloadResult {
-    /// The response's validators (see ``DownloadResponse/validators``).
-    public var validators: Validators { response.validators }
 }

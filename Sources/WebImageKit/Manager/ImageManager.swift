@@ -70,7 +70,7 @@ public final class ImageManager: Sendable {
     private static let sharedManager = LockedValue(ImageManager())
 
     /// The loaders used when none is given: `file:`, `data:`, and ``ImageDownloader/shared`` for HTTP(S).
-    public static var defaultLoader: any ImageLoading {
+    static var defaultLoader: any ImageLoading {
         ImageLoaderRegistry(loaders: [FileImageLoader(), DataURLImageLoader(), ImageDownloader.shared])
     }
 
@@ -90,7 +90,7 @@ public final class ImageManager: Sendable {
     /// Creates a manager (MG-31).
     /// - Parameters:
     ///   - cache: Where images are looked up and stored; default ``ImageCache/shared``.
-    ///   - loader: What fetches the misses; default ``defaultLoader``.
+    ///   - loader: What fetches the misses; default: `file:` and `data:` URLs read locally, HTTP(S) through ``ImageDownloader/shared``.
     ///   - configuration: Key filter, serializer, default transformer and decoding.
     ///   - logger: Receives one debug line per load (key, source, bytes, time).
     ///   - metricsFactory: Where the counters go; default the process-wide `MetricsSystem.factory`.
