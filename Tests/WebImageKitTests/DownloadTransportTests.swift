@@ -92,7 +92,7 @@ private final class MemoryTransport: DownloadTransport {
                 group.addTask { try await downloader.data(for: url).data.count }
             }
             // Every caller attached to the one transfer the transport holds.
-            try await eventually {
+            try await eventually(timeout: .seconds(60)) {
                 transport.requests.withLock { $0.count } == 1
                     && downloader.state.withLock { $0.operations.values.first?.subscribers.count } == 5
             }
@@ -142,15 +142,15 @@ private final class MemoryTransport: DownloadTransport {
         configuration.maximumConcurrentDownloads = 1
         let downloader = ImageDownloader(configuration: configuration)
         let first = Task { try await downloader.data(for: urls[0]).data }
-        try await eventually { transport.requests.withLock { $0.count } == 1 }
+        try await eventually(timeout: .seconds(60)) { transport.requests.withLock { $0.count } == 1 }
         let second = Task { try await downloader.data(for: urls[1]).data }  // waits behind the first
-        try await eventually { downloader.currentDownloadCount == 2 }
+        try await eventually(timeout: .seconds(60)) { downloader.currentDownloadCount == 2 }
         let shutdown = Task { try await downloader.shutdown(finishingDownloads: true) }
         // New requests are refused once the shutdown has begun.
-        try await eventually { downloader.state.withLock { $0.isShutDown } }
+        try await eventually(timeout: .seconds(60)) { downloader.state.withLock { $0.isShutDown } }
         await #expect { try await downloader.data(for: urls[2]) } throws: { ($0 as? ImageDownloadError)?.code == .cancelled }
         transport.release()
-        try await eventually { transport.requests.withLock { $0.count } == 2 }
+        try await eventually(timeout: .seconds(60)) { transport.requests.withLock { $0.count } == 2 }
         transport.release()
         #expect(try await first.value == bytes)
         #expect(try await second.value == bytes)
@@ -165,7 +165,7 @@ private final class MemoryTransport: DownloadTransport {
         configuration.transport = transport
         let downloader = ImageDownloader(configuration: configuration)
         let running = Task { try await downloader.data(for: url) }
-        try await eventually { transport.requests.withLock { $0.count } == 1 }
+        try await eventually(timeout: .seconds(60)) { transport.requests.withLock { $0.count } == 1 }
         let shutdown = Task { try await downloader.shutdown() }
         await #expect { try await running.value } throws: { ($0 as? ImageDownloadError)?.code == .cancelled }
         transport.release()
