@@ -72,6 +72,7 @@ struct PrefetchCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
 
+        _ = try CacheFolder.prepare(root: cache.root, namespace: cache.namespace)
         let interactive = !json && isatty(STDERR_FILENO) == 1
         let start = ContinuousClock.now
         var configuration = ImageDownloader.Configuration()
