@@ -17,7 +17,8 @@ struct FetchCommand: AsyncParsableCommand {
         abstract: "Load images through the memory cache, the disk cache and the network; print a summary.",
         discussion: """
             Every URL is requested at once; the downloader keeps --concurrency transfers running. Images are stored \
-            in the disk cache (so a second run finds them there). On a terminal, progress bars are drawn on \
+            in the disk cache (so a second run finds them there). Ctrl-C cancels what is still loading, prints the \
+            summary of what finished and exits 130. On a terminal, progress bars are drawn on \
             standard error; piped, a line per image is printed instead; --json prints one JSON object at the end.
 
             Load options (--options, comma-separated): retryFailed, refreshCached, fromCacheOnly, fromLoaderOnly, \
@@ -133,7 +134,14 @@ struct FetchCommand: AsyncParsableCommand {
         job.maximumPixelCount = limit.maxPixels
         job.outputFormat = format.map { ImageFormat(fileExtension: $0) }
         job.replacesExisting = force
-        let report = try await FetchOutput(json: json).run(job)
+        let work = Task { [job, json] in try await FetchOutput(json: json).run(job) }
+        let interruption = Interruption(message: nil) { work.cancel() }
+        let report = try await work.value
+        if interruption.isRequested {
+            let cancelled = report.items.filter(\.wasCancelled).count
+            printError("interrupted: cancelled \(cancelled) \(cancelled == 1 ? "load" : "loads") still under way")
+            throw ExitCode(Interruption.exitStatus)
+        }
         if report.failed > 0 { throw ExitCode.failure }
     }
 }
@@ -161,7 +169,7 @@ struct FetchOutput {
         let plainLines = !json && !interactive
         let events: @Sendable (FetchJob.Event) -> Void = { event in
             progress.handle(event)
-            if !json, case .finished(_, let item) = event, let error = item.error {
+            if !json, case .finished(_, let item) = event, let error = item.error, !item.wasCancelled {
                 progress.clear()
                 printError("\(item.url): \(error)")
             } else if plainLines, case .finished(_, let item) = event {

@@ -65,4 +65,34 @@ struct TerminalProgressTests {
             #expect(written.allSatisfy { !$0.hasSuffix(".webimage-tmp") })
         }
     }
+
+    @Test func ctrlCDuringAFetchCancelsWhatIsLoadingPrintsTheSummaryAndExits130() async throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try TestImageServer()
+        try await server.run { base in
+            let urls = ["image/one.png", "held/two.png"].map { base.appendingPathComponent($0).absoluteString }
+            try await TerminalSession.with([CLI.binary.path, "fetch", "--cache-dir", "cache"] + urls, in: folder) { session in
+                // The held request never answers until the server stops: wait until it hangs and the other image is
+                // in the disk cache (fetch waits for the store before it counts an image done).
+                let cached = folder.appendingPathComponent("cache/default")
+                let deadline = ContinuousClock.now + .seconds(60)
+                while await server.log.inFlight < 1
+                    || ((try? FileManager.default.contentsOfDirectory(atPath: cached.path)) ?? []).allSatisfy({ $0.hasPrefix(".") }) {
+                    guard ContinuousClock.now < deadline else {
+                        Issue.record("timed out waiting for the held request and the cached image; the screen:\n\(try await session.screen())")
+                        return
+                    }
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                try await Task.sleep(for: .milliseconds(300))
+                try await session.send("C-c")
+                #expect(try await session.exitStatus(within: 60) == 130)
+                let screen = try await session.screen()
+                #expect(screen.contains("interrupted: cancelled 1 load still under way"), "\(screen)")
+                #expect(!screen.contains(" done, "), "the board is left on screen:\n\(screen)")
+                #expect(screen.contains("2 images: 1 network, 1 cancelled"), "\(screen)")
+            }
+        }
+    }
 }

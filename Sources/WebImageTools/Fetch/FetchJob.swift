@@ -140,6 +140,11 @@ package struct FetchJob: Sendable {
             }
             return item
         } catch {
+            if Task.isCancelled || error.code == .cancelled {
+                return FetchItem(
+                    url: url.absoluteString, source: FetchItem.cancelled, format: nil, width: nil, height: nil, frames: nil,
+                    bytes: 0, milliseconds: (clock.now - start).seconds * 1000, output: nil, error: "cancelled")
+            }
             return FetchItem(
                 url: url.absoluteString, source: "failed", format: nil, width: nil, height: nil, frames: nil, bytes: 0,
                 milliseconds: (clock.now - start).seconds * 1000, output: nil,
