@@ -73,18 +73,8 @@ struct TerminalProgressTests {
         try await server.run { base in
             let urls = ["image/one.png", "held/two.png"].map { base.appendingPathComponent($0).absoluteString }
             try await TerminalSession.with([CLI.binary.path, "fetch", "--cache-dir", "cache"] + urls, in: folder) { session in
-                // The held request never answers until the server stops: wait until it hangs and the other image is
-                // in the disk cache (fetch waits for the store before it counts an image done).
-                let cached = folder.appendingPathComponent("cache/default")
-                let deadline = ContinuousClock.now + .seconds(60)
-                while await server.log.inFlight < 1
-                    || ((try? FileManager.default.contentsOfDirectory(atPath: cached.path)) ?? []).allSatisfy({ $0.hasPrefix(".") }) {
-                    guard ContinuousClock.now < deadline else {
-                        Issue.record("timed out waiting for the held request and the cached image; the screen:\n\(try await session.screen())")
-                        return
-                    }
-                    try await Task.sleep(for: .milliseconds(50))
-                }
+                try await Self.waitForHeldRequestAndOneCachedImage(server, folder, session)
+                // The image is stored just before its load returns; the board may not redraw for it, so allow a margin.
                 try await Task.sleep(for: .milliseconds(300))
                 try await session.send("C-c")
                 #expect(try await session.exitStatus(within: 60) == 130)
@@ -93,6 +83,42 @@ struct TerminalProgressTests {
                 #expect(!screen.contains(" done, "), "the board is left on screen:\n\(screen)")
                 #expect(screen.contains("2 images: 1 network, 1 cancelled"), "\(screen)")
             }
+        }
+    }
+
+    @Test func ctrlCDuringAPrefetchSaysWhatWasNotLoadedAndExits130() async throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try TestImageServer()
+        try await server.run { base in
+            let urls = ["image/one.png", "held/two.png", "held/three.png"].map { base.appendingPathComponent($0).absoluteString }
+            try urls.joined(separator: "\n").write(to: folder.appendingPathComponent("urls.txt"), atomically: true, encoding: .utf8)
+            let arguments = [CLI.binary.path, "prefetch", "--input", "urls.txt", "--cache-dir", "cache", "--concurrency", "1"]
+            try await TerminalSession.with(arguments, in: folder) { session in
+                try await Self.waitForHeldRequestAndOneCachedImage(server, folder, session)
+                try await session.wait(seconds: 60, for: "the first URL counted") { $0.contains("1/3 prefetched") }
+                try await session.send("C-c")
+                #expect(try await session.exitStatus(within: 60) == 130)
+                let screen = try await session.screen()
+                #expect(screen.contains("prefetched 3 URLs: 1 loaded, 0 failed, 2 cancelled"), "\(screen)")
+                #expect(screen.contains("interrupted: 2 of 3 URLs were not loaded"), "\(screen)")
+                #expect(!screen.contains("/3 prefetched"), "the bar is left on screen:\n\(screen)")
+            }
+        }
+    }
+
+    /// Waits until the server holds a request and one image is in the disk cache under `folder`/cache (fetch
+    /// and prefetch wait for the store before they count an image done); fails the test after 60 s.
+    static func waitForHeldRequestAndOneCachedImage(_ server: TestImageServer, _ folder: URL, _ session: TerminalSession) async throws {
+        let cached = folder.appendingPathComponent("cache/default")
+        let deadline = ContinuousClock.now + .seconds(60)
+        while await server.log.inFlight < 1
+            || ((try? FileManager.default.contentsOfDirectory(atPath: cached.path)) ?? []).allSatisfy({ $0.hasPrefix(".") }) {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("timed out waiting for the held request and the cached image; the screen:\n\(try await session.screen())")
+                throw CancellationError()
+            }
+            try await Task.sleep(for: .milliseconds(50))
         }
     }
 }
