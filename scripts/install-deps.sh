@@ -10,6 +10,7 @@ packages=(
     libgif-dev            # GIF (giflib)
     libwebp-dev           # WebP, incl. demux and mux
     libavif-dev           # AVIF
+    tmux                  # a real terminal for the webimage progress tests (TerminalProgressTests)
     "$@"
 )
 

@@ -27,37 +27,52 @@ package enum PrefetchList {
         return (urls, invalid)
     }
 
+    /// What ``load(_:manager:concurrency:finished:)`` did.
+    package struct Outcome: Sendable {
+        /// Each failed URL with its reason in words, in list order.
+        package var failures: [(url: URL, reason: String)]
+        /// URLs not loaded because the task was cancelled (under way, or never started).
+        package var cancelled: Int
+    }
+
     /// Loads every URL through `manager` (low priority, waiting for the disk cache to be written),
-    /// `concurrency` at a time; `finished` hears the count done after each. Returns each failed URL with
-    /// its reason in words, in list order.
+    /// `concurrency` at a time; `finished` hears the count done after each. When the calling task is
+    /// cancelled (Ctrl-C), the loads under way are cancelled and no more start.
     package static func load(
         _ urls: [URL], manager: ImageManager, concurrency: Int, finished: @escaping @Sendable (Int) -> Void = { _ in }
-    ) async -> [(url: URL, reason: String)] {
-        await withTaskGroup(of: (Int, String?).self) { group in
+    ) async -> Outcome {
+        enum Result: Sendable { case loaded, failed(String), cancelled }
+        return await withTaskGroup(of: (Int, Result).self) { group in
             var next = 0
             func startNext() {
-                guard next < urls.count else { return }
+                guard next < urls.count, !Task.isCancelled else { return }
                 let (index, url) = (next, urls[next])
                 next += 1
                 group.addTask {
                     do {
                         _ = try await manager.loadImage(from: url, options: [.lowPriority, .waitStoreCache])
-                        return (index, nil)
+                        return (index, .loaded)
                     } catch {
-                        return (index, ToolError(nil, describing: error).description)
+                        if Task.isCancelled { return (index, .cancelled) }
+                        return (index, .failed(ToolError(nil, describing: error).description))
                     }
                 }
             }
             for _ in 0..<max(1, concurrency) { startNext() }
-            var reasons = [String?](repeating: nil, count: urls.count)
+            var results = [Result](repeating: .cancelled, count: urls.count)
             var done = 0
-            for await (index, reason) in group {
-                reasons[index] = reason
+            for await (index, result) in group {
+                results[index] = result
                 done += 1
                 finished(done)
                 startNext()
             }
-            return zip(urls, reasons).compactMap { url, reason in reason.map { (url, $0) } }
+            let failures = zip(urls, results).compactMap { url, result -> (url: URL, reason: String)? in
+                if case .failed(let reason) = result { return (url, reason) }
+                return nil
+            }
+            let cancelled = results.filter { if case .cancelled = $0 { true } else { false } }.count
+            return Outcome(failures: failures, cancelled: cancelled)
         }
     }
 }

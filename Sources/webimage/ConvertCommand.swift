@@ -23,6 +23,10 @@ struct ConvertCommand: ParsableCommand {
             --force is given. Pixels are turned upright by the EXIF orientation; transparency becomes \
             --background in JPEG; animations are kept by GIF, WebP and AVIF, and JPEG and PNG get one frame.
 
+            Metadata: the only metadata written is the EXIF orientation (JPEG and AVIF), and only with \
+            --no-auto-orient, since otherwise the pixels are already upright. ICC profiles, EXIF camera and date \
+            and XMP are not written; --keep-metadata says when an input has some, --strip drops the orientation too.
+
             Transforms (--transform, comma-separated, applied in order):
               resize:WxH[:fit|fill|stretch][:upscale]   crop:X:Y:WxH   round:RADIUS[:BORDER[:RRGGBB[AA]]]
               flip:h|v|hv   rotate:DEGREES[:RRGGBB[AA]]   tint:RRGGBB[AA]   blur:RADIUS   orient
@@ -62,6 +66,13 @@ struct ConvertCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Turn the pixels upright by the EXIF orientation; --no-auto-orient keeps the stored pixels and the tag (written by JPEG and AVIF).")
     var autoOrient = true
 
+    @Flag(help: "Write no metadata, not even the orientation tag --no-auto-orient keeps.")
+    var strip = false
+
+    @Flag(name: .customLong("keep-metadata"),
+          help: "Keep the metadata WebImageKit can write (the orientation; the default) and say what the input has that it cannot (ICC profile, EXIF camera and date).")
+    var keepMetadata = false
+
     @Option(help: "The colour transparent pixels are flattened onto when the format has no alpha (JPEG), RRGGBB.")
     var background = "ffffff"
 
@@ -88,6 +99,7 @@ struct ConvertCommand: ParsableCommand {
             throw ValidationError("--thumbnail must be a size such as 256x256 or 256, not \(thumbnail)")
         }
         guard RGBA(hex: background) != nil else { throw ValidationError("--background must be a colour such as ffffff, not \(background)") }
+        if strip, keepMetadata { throw ValidationError("--strip and --keep-metadata cannot go together: choose one") }
         if let frame, frame < 1 { throw ValidationError("--frame counts from 1, not \(frame)") }
         if let format, ImageFormat(fileExtension: format) == .unknown {
             throw ValidationError("--format must be jpg, png, gif, webp or avif, not \(format)")
@@ -114,6 +126,7 @@ struct ConvertCommand: ParsableCommand {
         settings.background = RGBA(hex: background) ?? .white
         settings.frame = frame
         settings.replacesExisting = force
+        settings.metadata = strip ? .strip : keepMetadata ? .keepAndReport : .keep
         return settings
     }
 

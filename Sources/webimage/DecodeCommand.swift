@@ -7,10 +7,16 @@ struct DecodeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode",
         abstract: "Decode image files fully and discard the pixels (what the benchmarks time).",
-        discussion: "Prints the size and the time each decode took."
+        discussion: """
+            Prints the size and the time each decode took.
+
+            Examples:
+              webimage decode photo.jpg animation.gif --repeat 10
+              webimage decode --quiet *.png && echo 'all decode'
+            """
     )
 
-    @Argument(help: "Image files to decode.")
+    @Argument(help: "Image files to decode (- for standard input).")
     var files: [String]
 
     @Option(name: .customLong("repeat"), help: "Decode each file this many times.")
@@ -19,24 +25,29 @@ struct DecodeCommand: ParsableCommand {
     @Flag(help: "Print nothing; only the exit status tells whether every decode succeeded.")
     var quiet = false
 
+    func validate() throws {
+        guard repetitions >= 1 else { throw ValidationError("--repeat must be at least 1, not \(repetitions)") }
+    }
+
     func run() throws {
         var failed = false
         for file in files {
+            let name = file == "-" ? "standard input" : file
             do {
-                let data = try Data(contentsOf: URL(fileURLWithPath: file))
+                let data = try InputFile.read(file)
                 let clock = ContinuousClock()
                 var image: Image?
                 let elapsed = try clock.measure {
-                    for _ in 0..<max(repetitions, 1) { image = try ImageCodersManager.shared.decode(data) }
+                    for _ in 0..<repetitions { image = try ImageCodersManager.shared.decode(data) }
                 }
                 if !quiet, let image {
-                    let perDecode = elapsed / max(repetitions, 1)
+                    let perDecode = elapsed / repetitions
                     let milliseconds = Double(perDecode.components.seconds) * 1000 + Double(perDecode.components.attoseconds) / 1e15
-                    print("\(file): \(image.pixelSize), \(image.frames.count) frame(s), \(String(format: "%.1f", milliseconds)) ms per decode")
+                    print("\(name): \(image.pixelSize), \(image.frames.count) frame(s), \(String(format: "%.1f", milliseconds)) ms per decode")
                 }
             } catch {
                 failed = true
-                printError("\(file): \(error)")
+                printError(ToolError(name, describing: error).description)
             }
         }
         if failed { throw ExitCode.failure }
@@ -70,7 +81,7 @@ struct SamplesCommand: ParsableCommand {
             )
             for url in urls { print(url.relativePath) }
         } catch {
-            printError("\(error)")
+            printError(ToolError(directory, describing: error).description)
             throw ExitCode.failure
         }
     }

@@ -17,7 +17,8 @@ struct FetchCommand: AsyncParsableCommand {
         abstract: "Load images through the memory cache, the disk cache and the network; print a summary.",
         discussion: """
             Every URL is requested at once; the downloader keeps --concurrency transfers running. Images are stored \
-            in the disk cache (so a second run finds them there). On a terminal, progress bars are drawn on \
+            in the disk cache (so a second run finds them there). Ctrl-C cancels what is still loading, prints the \
+            summary of what finished and exits 130. On a terminal, progress bars are drawn on \
             standard error; piped, a line per image is printed instead; --json prints one JSON object at the end.
 
             Load options (--options, comma-separated): retryFailed, refreshCached, fromCacheOnly, fromLoaderOnly, \
@@ -27,6 +28,7 @@ struct FetchCommand: AsyncParsableCommand {
             Examples:
               webimage fetch https://example.com/a.jpg https://example.com/b.gif
               webimage fetch https://example.com/a.jpg --out thumbs --thumbnail 256
+              webimage fetch https://example.com/a.png --out images --format webp --force
               webimage fetch https://example.com/private.png -H 'Authorization: Bearer TOKEN' --timeout 30 --retry 3
               webimage fetch file:///tmp/photo.jpg --json
             """
@@ -35,8 +37,14 @@ struct FetchCommand: AsyncParsableCommand {
     @Argument(help: "Image URLs (http, https, file or data).")
     var urls: [String]
 
-    @Option(help: "Write each image into this folder (created if missing).")
+    @Option(help: "Write each image into this folder (created if missing), named after the URL.")
     var out: String?
+
+    @Option(help: "With --out: the format to write, jpg, png, gif, webp or avif (default: the format downloaded).")
+    var format: String?
+
+    @Flag(help: "With --out: replace files that already exist.")
+    var force = false
 
     @OptionGroup var cache: CacheRootOptions
 
@@ -80,6 +88,14 @@ struct FetchCommand: AsyncParsableCommand {
         if let options {
             do { _ = try ImageLoadOptions(names: options) } catch { throw ValidationError("--options: \(error)") }
         }
+        if let format {
+            guard out != nil else { throw ValidationError("--format needs --out DIR to write into") }
+            let written = ImageFormat(fileExtension: format)
+            guard written != .unknown, ImageCodersManager.shared.canEncode(to: written) else {
+                throw ValidationError("--format must be jpg, png, gif, webp or avif, not \(format)")
+            }
+        }
+        if force, out == nil { throw ValidationError("--force needs --out DIR") }
         guard concurrency > 0 else { throw ValidationError("--concurrency must be at least 1") }
         _ = try requestHeaders()
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds, not \(timeout)") }
@@ -105,6 +121,7 @@ struct FetchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        _ = try CacheFolder.prepare(root: cache.root, namespace: cache.namespace)
         var job = FetchJob(
             urls: urls.compactMap { URL(string: $0) }, outputDirectory: out.map { URL(fileURLWithPath: $0, isDirectory: true) },
             cacheRoot: cache.root, namespace: cache.namespace, thumbnail: thumbnail.flatMap(PixelSize.init(argument:)),
@@ -115,7 +132,16 @@ struct FetchCommand: AsyncParsableCommand {
         job.timeout = timeout.map { .milliseconds(Int($0 * 1000)) }
         job.retries = retries
         job.maximumPixelCount = limit.maxPixels
-        let report = try await FetchOutput(json: json).run(job)
+        job.outputFormat = format.map { ImageFormat(fileExtension: $0) }
+        job.replacesExisting = force
+        let work = Task { [job, json] in try await FetchOutput(json: json).run(job) }
+        let interruption = Interruption(message: nil) { work.cancel() }
+        let report = try await work.value
+        if interruption.isRequested {
+            let cancelled = report.items.filter(\.wasCancelled).count
+            printError("interrupted: cancelled \(cancelled) \(cancelled == 1 ? "load" : "loads") still under way")
+            throw ExitCode(Interruption.exitStatus)
+        }
         if report.failed > 0 { throw ExitCode.failure }
     }
 }
@@ -143,7 +169,7 @@ struct FetchOutput {
         let plainLines = !json && !interactive
         let events: @Sendable (FetchJob.Event) -> Void = { event in
             progress.handle(event)
-            if !json, case .finished(_, let item) = event, let error = item.error {
+            if !json, case .finished(_, let item) = event, let error = item.error, !item.wasCancelled {
                 progress.clear()
                 printError("\(item.url): \(error)")
             } else if plainLines, case .finished(_, let item) = event {

@@ -6,7 +6,7 @@ import WebImageTools
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Print format, size, frames, loop count, alpha, orientation and bytes of image files.",
+        abstract: "Print format, size, frames, loop count, alpha, orientation, bit depth, colour profile, camera and bytes of image files.",
         discussion: """
             Examples:
               webimage info photo.jpg animation.gif
@@ -35,7 +35,7 @@ struct InfoCommand: ParsableCommand {
             do {
                 let data = try InputFile.read(file)
                 let summary = decode
-                    ? ImageSummary(image: try ImageCodersManager.shared.decode(data, options: options), byteCount: data.count, source: name)
+                    ? try ImageHeaders.decoded(data, source: name, options: options)
                     : try ImageHeaders.summarize(data, source: name, options: options)
                 summaries.append(summary)
                 if !json { print(summary.line) }

@@ -9,8 +9,9 @@ import Musl
 import Darwin
 #endif
 
-/// Ctrl-C for a batch: the first one lets the work under way finish and starts nothing new (the command
-/// then prints its summary and exits 130); a second one exits at once.
+/// Ctrl-C for a batch: the first one stops the work (a convert batch lets the files under way finish and
+/// starts nothing new; fetch cancels its loads), the command then prints its summary and exits 130; a
+/// second one exits at once.
 /// `@unchecked Sendable`: the signal source is set up in `init` and never touched again; the flag is locked.
 final class Interruption: @unchecked Sendable {
     /// The exit status of a run stopped by Ctrl-C (128 + SIGINT), as shells report it.
@@ -19,8 +20,13 @@ final class Interruption: @unchecked Sendable {
     private let requested = LockedValue(false)
     private let source: any DispatchSourceSignal
 
-    /// Starts listening for SIGINT, instead of the default of exiting at once.
-    init() {
+    /// Starts listening for SIGINT, instead of the default of exiting at once. The first Ctrl-C prints
+    /// `message` (if any: a command that draws progress in place prints its own once it has cleared it) and
+    /// calls `stop`.
+    init(
+        message: String? = "interrupted: finishing the files under way (Ctrl-C again to quit at once)",
+        stop: @escaping @Sendable () -> Void = {}
+    ) {
         signal(SIGINT, SIG_IGN)
         source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         let requested = self.requested
@@ -30,7 +36,8 @@ final class Interruption: @unchecked Sendable {
                 return wasRequested
             }
             if again { _exit(Self.exitStatus) }
-            printError("interrupted: finishing the files under way (Ctrl-C again to quit at once)")
+            if let message { printError(message) }
+            stop()
         }
         source.resume()
     }

@@ -48,6 +48,8 @@ struct PrefetchCommand: AsyncParsableCommand {
         var finished: Int
         /// URLs that failed.
         var skipped: Int
+        /// URLs not loaded because of Ctrl-C.
+        var cancelled: Int
         var seconds: Double
         var failures: [Failure]
     }
@@ -72,11 +74,12 @@ struct PrefetchCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
 
+        _ = try CacheFolder.prepare(root: cache.root, namespace: cache.namespace)
         let interactive = !json && isatty(STDERR_FILENO) == 1
         let start = ContinuousClock.now
         var configuration = ImageDownloader.Configuration()
         configuration.maximumConcurrentDownloads = concurrency
-        let failures = try await withImageDownloader(configuration: configuration) { downloader in
+        let work = Task { try await withImageDownloader(configuration: configuration) { downloader in
             let manager = ImageManager(
                 cache: ImageCache(namespace: cache.namespace, root: cache.root),
                 loader: ImageLoaderRegistry(loaders: [FileImageLoader(), DataURLImageLoader(), downloader]))
@@ -85,21 +88,28 @@ struct PrefetchCommand: AsyncParsableCommand {
                 let line = "\(FetchProgressBoard.bar(Double(finished) / Double(urls.count))) \(finished)/\(urls.count) prefetched"
                 FileHandle.standardError.write(Data("\r\u{1B}[2K\(line)".utf8))
             }
-        }
+        } }
+        let interruption = Interruption(message: nil) { work.cancel() }
+        let outcome = try await work.value
         if interactive { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
         let elapsed = ContinuousClock.now - start
         let summary = Summary(
-            total: urls.count, finished: urls.count, skipped: failures.count,
+            total: urls.count, finished: urls.count - outcome.cancelled, skipped: outcome.failures.count, cancelled: outcome.cancelled,
             seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-            failures: failures.map { Summary.Failure(url: $0.url.absoluteString, reason: $0.reason) })
+            failures: outcome.failures.map { Summary.Failure(url: $0.url.absoluteString, reason: $0.reason) })
         for failure in summary.failures { printError("\(failure.url): \(failure.reason)") }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             print(String(decoding: try encoder.encode(summary), as: UTF8.self))
         } else {
-            print("prefetched \(summary.total) URLs: \(summary.total - summary.skipped) loaded, \(summary.skipped) failed, "
-                  + String(format: "%.2f s", summary.seconds))
+            let cancelled = summary.cancelled > 0 ? "\(summary.cancelled) cancelled, " : ""
+            print("prefetched \(summary.total) URLs: \(summary.finished - summary.skipped) loaded, \(summary.skipped) failed, "
+                  + cancelled + String(format: "%.2f s", summary.seconds))
+        }
+        if interruption.isRequested {
+            printError("interrupted: \(summary.cancelled) of \(summary.total) URLs were not loaded")
+            throw ExitCode(Interruption.exitStatus)
         }
         if summary.skipped > 0 || !invalid.isEmpty { throw ExitCode.failure }
     }

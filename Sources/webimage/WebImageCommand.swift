@@ -30,10 +30,14 @@ struct WebImageCommand: AsyncParsableCommand {
         }
     }
 
-    /// Exits for `error`: a usage error as one line on standard error naming the help to read, status 64
+    /// Exits for `error`: a ``ToolError`` (a path or URL that failed) as its one line, status 1; a usage error as one line on standard error naming the help to read, status 64
     /// (sysexits' EX_USAGE); everything else (help, `--version`, failures already reported) as the argument
     /// parser does.
     private static func exitReporting(_ error: any Error) -> Never {
+        if let error = error as? ToolError {
+            printError(error.description)
+            Foundation.exit(ExitCode.failure.rawValue)
+        }
         let code = exitCode(for: error)
         guard code == .validationFailure else { exit(withError: error) }
         let message = message(for: error).split(whereSeparator: \.isNewline)

@@ -16,7 +16,7 @@ import WebImageTools
         #expect(run.stdout.contains("8 images: 7 network, 1 failed"))
         #expect(run.stdout.contains("8 images: 7 memory, 1 failed"))
         #expect(run.stdout.contains("8 images: 7 disk, 1 failed"))
-        #expect(run.stderr.contains("this URL failed before"))  // the 404 fails at once in the second round, on standard error
+        #expect(run.stderr.contains("missing.png: this URL failed before"))  // the 404 fails at once in the second round
         let sheet = try ImageCodersManager.shared.decode(Data(contentsOf: output.appendingPathComponent("contact-sheet.png")))
         #expect(sheet.pixelSize == PixelSize(width: 1020, height: 516))  // 8 tiles, 4 by 2
         let thumbnails = try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("thumbnails").path)

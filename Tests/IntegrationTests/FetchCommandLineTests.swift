@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import Testing
 import WebImageKit
@@ -104,6 +107,25 @@ import WebImageTools
                     status: 64, message: "unknown option 'teleport'"),
         FailureCase(rule: "a malformed fetch thumbnail is a usage error", arguments: ["fetch", "--thumbnail", "0x5", "http://127.0.0.1:1/a.png"],
                     status: 64, message: "--thumbnail must be a size"),
+        FailureCase(rule: "a --cache-dir that is a file names it", arguments: ["fetch", "--cache-dir", "$DIR/empty.txt", "file://$DIR/photo.png"],
+                    status: 1, message: "empty.txt: is a file, not a folder; choose another --cache-dir"),
+        FailureCase(rule: "a --cache-dir under a file names the file", arguments: ["fetch", "--cache-dir", "$DIR/empty.txt/cache", "file://$DIR/photo.png"],
+                    status: 1, message: "empty.txt: is a file, not a folder; choose another --cache-dir"),
+        FailureCase(rule: "an unwritable --cache-dir names it", arguments: ["fetch", "--cache-dir", "$UNWRITABLE", "file://$DIR/photo.png"],
+                    status: 1, message: "choose another --cache-dir"),
+        FailureCase(rule: "prefetch checks its --cache-dir too", arguments: ["prefetch", "--input", "$DIR/list.txt", "--cache-dir", "$DIR/empty.txt"],
+                    status: 1, message: "empty.txt: is a file, not a folder; choose another --cache-dir"),
+        FailureCase(rule: "a 404 names the URL and the status", arguments: ["fetch", "--cache-dir", "$DIR/cache", "$BASE/status/404"],
+                    status: 1, message: "/status/404: the server answered 404 Not Found; check the URL"),
+        FailureCase(rule: "fetch --out never replaces an existing file without --force",
+                    arguments: ["fetch", "--cache-dir", "$DIR/cache", "--out", "$DIR/out", "file://$DIR/photo.png"],
+                    status: 1, message: "file://$DIR/photo.png: not saved as $DIR/out/photo.png: already exists; pass --force to replace it"),
+        FailureCase(rule: "fetch --out that is a file names it", arguments: ["fetch", "--cache-dir", "$DIR/cache", "--out", "$DIR/empty.txt", "file://$DIR/photo.png"],
+                    status: 1, message: "empty.txt: is a file, not a folder; choose another --out"),
+        FailureCase(rule: "fetch --format needs --out", arguments: ["fetch", "--format", "webp", "file://$DIR/photo.png"],
+                    status: 64, message: "--format needs --out DIR"),
+        FailureCase(rule: "fetch --format must be a format written", arguments: ["fetch", "--out", "$DIR/new", "--format", "bmp", "file://$DIR/photo.png"],
+                    status: 64, message: "--format must be jpg, png, gif, webp or avif, not bmp"),
         FailureCase(rule: "a missing info file names the path", arguments: ["info", "$DIR/missing.png"],
                     status: 1, message: "missing.png: no such file; check the path"),
         FailureCase(rule: "info on a folder says it is one", arguments: ["info", "$DIR"],
@@ -111,16 +133,52 @@ import WebImageTools
     ]
 
     @Test(arguments: failureCases)
-    func badListOrURLFailsWithOneLine(_ testCase: FailureCase) async throws {
-        let folder = try CLI.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try Data().write(to: folder.appendingPathComponent("empty.txt"))
-        try Data("# nothing here\n\n".utf8).write(to: folder.appendingPathComponent("comments.txt"))
-        let run = try await CLI.run(testCase.arguments.map { $0.replacingOccurrences(of: "$DIR", with: folder.path) })
+    func badListOrURLFailsWithOneLineAndChangesNoFile(_ testCase: FailureCase) async throws {
+        let folder = try Self.makeFolder()
+        defer { Self.removeFolder(folder) }
+        let before = try ConvertCommandLineTests.snapshot(folder)
+        let server = try TestImageServer()
+        let run = try await server.run { base in
+            try await CLI.run(testCase.arguments.map {
+                $0.replacingOccurrences(of: "$DIR", with: folder.path)
+                    .replacingOccurrences(of: "$UNWRITABLE", with: Self.unwritableFolder(in: folder))
+                    .replacingOccurrences(of: "$BASE", with: base.absoluteString)
+            })
+        }
+        let message = testCase.message.replacingOccurrences(of: "$DIR", with: folder.path)
         #expect(run.status == testCase.status, "\(run.stderr)")
         #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
-        #expect(run.stderr.hasPrefix("webimage: ") && run.stderr.contains(testCase.message), "\(run.stderr)")
+        #expect(run.stderr.hasPrefix("webimage: ") && run.stderr.contains(message), "\(run.stderr)")
         #expect(!run.stderr.contains("Error Domain"))
+        #expect(try ConvertCommandLineTests.snapshot(folder).filter { !$0.key.hasPrefix("cache") } == before)
+    }
+
+    /// The test's folder: `empty.txt`, `comments.txt`, `list.txt` (one file URL), `photo.png`, `out/photo.png`
+    /// (other bytes than `photo.png`) and `unwritable/` (mode 0555).
+    static func makeFolder() throws -> URL {
+        let folder = try CLI.temporaryFolder()
+        try Data().write(to: folder.appendingPathComponent("empty.txt"))
+        try Data("# nothing here\n\n".utf8).write(to: folder.appendingPathComponent("comments.txt"))
+        let png = try ImageCodersManager.shared.encode(Image(pixels: .samplePattern(width: 16, height: 8)), as: .png, options: ImageEncodingOptions())
+        try png.write(to: folder.appendingPathComponent("photo.png"))
+        try Data("file://\(folder.path)/photo.png\n".utf8).write(to: folder.appendingPathComponent("list.txt"))
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("out"), withIntermediateDirectories: true)
+        try Data("kept".utf8).write(to: folder.appendingPathComponent("out/photo.png"))
+        let unwritable = folder.appendingPathComponent("unwritable")
+        try FileManager.default.createDirectory(at: unwritable, withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: unwritable.path)
+        return folder
+    }
+
+    /// A folder no file can be written in: `unwritable/` (mode 0555), or, for root (whom modes do not
+    /// stop), a folder under `/sys`, where nobody can create one.
+    static func unwritableFolder(in folder: URL) -> String {
+        geteuid() == 0 ? "/sys/webimage-test-cache" : folder.appendingPathComponent("unwritable").path
+    }
+
+    static func removeFolder(_ folder: URL) {
+        try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.appendingPathComponent("unwritable").path)
+        try? FileManager.default.removeItem(at: folder)
     }
 
     @Test func infoReadsHeadersUnlessAskedToDecodeAndHonoursMaxPixels() async throws {

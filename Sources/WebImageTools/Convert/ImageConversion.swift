@@ -15,6 +15,20 @@ package struct ConversionSettings: Sendable {
     package var frame: Int?
     /// Whether an existing output file may be replaced.
     package var replacesExisting = false
+    /// What happens to the input's metadata.
+    package var metadata = MetadataPolicy.keep
+
+    /// What `convert` does with metadata. The library writes one piece of it, the EXIF orientation (JPEG
+    /// and AVIF, when the pixels are kept as stored with `--no-auto-orient`); ICC profiles, EXIF camera and
+    /// date, and XMP are never written.
+    package enum MetadataPolicy: Sendable {
+        /// Keep what the library can write (the default).
+        case keep
+        /// Keep what the library can write, and say on standard error what the input had that it cannot.
+        case keepAndReport
+        /// Write no metadata: not even the orientation tag.
+        case strip
+    }
 
     /// Creates the defaults of `webimage convert`.
     package init() {}
@@ -40,9 +54,24 @@ package struct ImageConversion {
         var image = decoded
         if let transformer = settings.transformer { image = try transformer.transform(image) }
         if !format.holdsAlpha { image = image.flattened(onto: settings.background) }
+        if settings.metadata == .strip, image.orientation != .up {
+            image = Image(frames: image.frames, format: image.format, scale: image.scale, loopCount: image.loopCount)
+        }
         self.image = image
-        self.notes = notes
+        self.notes = notes + (settings.metadata == .keepAndReport ? Self.uncarriedMetadata(in: input) : [])
         data = try coders.encode(image, as: format, options: settings.encoding)
+    }
+
+    /// A note naming the metadata of `input` that no encoder writes (ICC profile, EXIF camera and date).
+    static func uncarriedMetadata(in input: Data) -> [String] {
+        let details = ImageDetails(input, format: ImageFormat(detecting: input))
+        var lost: [String] = []
+        if let profile = details.colourProfile, profile != "sRGB" { lost.append("the colour profile \(profile)") }
+        if let camera = details.exif?.camera { lost.append("the camera (\(camera))") }
+        if let taken = details.exif?.taken { lost.append("the date taken (\(taken))") }
+        guard !lost.isEmpty else { return [] }
+        return ["has metadata WebImageKit cannot write, so it is not kept: " + lost.joined(separator: ", ")
+                + "; only the orientation is carried over"]
     }
 
     /// Throws unless `format` can be written with these settings.

@@ -11,11 +11,13 @@ import Darwin
 package enum OutputFile {
     /// Writes `data` to `url` through a temporary file beside it that is then moved into place, so a failure
     /// never leaves a half-written file. Without `replacing`, an existing file is left alone and the write
-    /// fails with "already exists"; the check is made by the move itself (a hard link, which fails when the
-    /// name is taken), so no other process can slip a file in between.
-    package static func write(_ data: Data, to url: URL, replacing: Bool) throws(ToolError) {
+    /// fails with "already exists" and `ifExists` as what to do; the check is made by the move itself (a
+    /// hard link, which fails when the name is taken), so no other process can slip a file in between.
+    package static func write(
+        _ data: Data, to url: URL, replacing: Bool, ifExists remedy: String = defaultExistsRemedy
+    ) throws(ToolError) {
         let path = url.relativePath
-        try checkTarget(url, replacing: replacing)
+        try checkTarget(url, replacing: replacing, ifExists: remedy)
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).webimage-tmp")
         defer { unlink(temporary.path) }
@@ -31,18 +33,20 @@ package enum OutputFile {
         }
         if link(temporary.path, path) == 0 { return }
         let linkError = errno
-        if linkError == EEXIST { throw alreadyExists(path) }
+        if linkError == EEXIST { throw alreadyExists(path, remedy) }
         // File systems without hard links (FAT, some network mounts): check, then move.
         guard linkError == EPERM || linkError == ENOTSUP || linkError == EOPNOTSUPP else {
             throw ToolError(path, Describing.systemMessage(linkError))
         }
-        guard !FileManager.default.fileExists(atPath: path) else { throw alreadyExists(path) }
+        guard !FileManager.default.fileExists(atPath: path) else { throw alreadyExists(path, remedy) }
         guard rename(temporary.path, path) == 0 else { throw ToolError(path, Describing.systemMessage(errno)) }
     }
 
     /// Throws unless a file can be written at `url`: its folder exists, and nothing is there yet (or
     /// only a file, when `replacing`). ``write(_:to:replacing:)`` checks again when it moves the file in.
-    package static func checkTarget(_ url: URL, replacing: Bool) throws(ToolError) {
+    package static func checkTarget(
+        _ url: URL, replacing: Bool, ifExists remedy: String = defaultExistsRemedy
+    ) throws(ToolError) {
         let folder = url.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) else {
@@ -51,11 +55,14 @@ package enum OutputFile {
         guard isDirectory.boolValue else { throw ToolError(url.relativePath, "\(folder) is a file, not a folder") }
         if FileManager.default.fileExists(atPath: url.relativePath, isDirectory: &isDirectory) {
             if isDirectory.boolValue { throw ToolError(url.relativePath, "is a folder", remedy: "name a file to write") }
-            if !replacing { throw alreadyExists(url.relativePath) }
+            if !replacing { throw alreadyExists(url.relativePath, remedy) }
         }
     }
 
-    private static func alreadyExists(_ path: String) -> ToolError {
-        ToolError(path, "already exists", remedy: "pass --force to replace it, or --out-dir DIR to convert several files")
+    /// What `convert` suggests when its output exists.
+    package static let defaultExistsRemedy = "pass --force to replace it, or --out-dir DIR to convert several files"
+
+    private static func alreadyExists(_ path: String, _ remedy: String) -> ToolError {
+        ToolError(path, "already exists", remedy: remedy)
     }
 }

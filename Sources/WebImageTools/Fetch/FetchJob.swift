@@ -32,6 +32,10 @@ package struct FetchJob: Sendable {
     package var retries = 0
     /// The most pixels an image, or a transform's result, may have.
     package var maximumPixelCount = ImageDecodingOptions.defaultMaximumPixelCount
+    /// The format of the files written to ``outputDirectory`` (`nil`: the format delivered).
+    package var outputFormat: ImageFormat?
+    /// Whether files already in ``outputDirectory`` may be replaced.
+    package var replacesExisting = false
 
     /// Creates a job with the defaults of `webimage fetch`.
     package init(
@@ -79,9 +83,7 @@ package struct FetchJob: Sendable {
 
     /// Runs the job through `manager`.
     package func run(with manager: ImageManager, events: @escaping @Sendable (Event) -> Void = { _ in }) async throws -> FetchReport {
-        if let outputDirectory {
-            try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
-        }
+        if let outputDirectory { try Self.createFolder(outputDirectory, option: "--out") }
         var loadContext = ImageLoadContext()
         loadContext.thumbnailPixelSize = thumbnail
         loadContext.transformer = transformer
@@ -121,20 +123,49 @@ package struct FetchJob: Sendable {
                 events(.progress(index: index, received: progress.receivedBytes, expected: progress.expectedBytes))
             }
             let elapsed = (clock.now - start).seconds * 1000
-            var output: String?
-            if let outputDirectory {
-                output = try write(loaded, named: outputName, in: outputDirectory).path
-            }
-            return FetchItem(
+            var item = FetchItem(
                 url: url.absoluteString, source: Self.source(of: loaded), format: loaded.image.format.displayName,
                 width: loaded.image.pixelSize.width, height: loaded.image.pixelSize.height,
                 frames: loaded.image.frames.count, bytes: loaded.cacheType == .memory ? 0 : loaded.data?.count ?? 0,
-                milliseconds: elapsed, output: output, error: nil)
+                milliseconds: elapsed, output: nil, error: nil)
+            if let outputDirectory {
+                let writer = FetchFileWriter(
+                    directory: outputDirectory, format: outputFormat, replacesExisting: replacesExisting,
+                    unchanged: thumbnail == nil && transformer == nil)
+                do {
+                    item.output = try writer.write(loaded, named: outputName).relativePath
+                } catch {
+                    item.error = error.description
+                }
+            }
+            return item
         } catch {
+            if Task.isCancelled || error.code == .cancelled {
+                return FetchItem(
+                    url: url.absoluteString, source: FetchItem.cancelled, format: nil, width: nil, height: nil, frames: nil,
+                    bytes: 0, milliseconds: (clock.now - start).seconds * 1000, output: nil, error: "cancelled")
+            }
             return FetchItem(
                 url: url.absoluteString, source: "failed", format: nil, width: nil, height: nil, frames: nil, bytes: 0,
                 milliseconds: (clock.now - start).seconds * 1000, output: nil,
                 error: ToolError(nil, describing: error).description)
+        }
+    }
+
+    /// Creates `folder` (and its parents) unless it is there; throws a ``ToolError`` naming it and `option`.
+    static func createFolder(_ folder: URL, option: String) throws(ToolError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw ToolError(folder.relativePath, "is a file, not a folder", remedy: "choose another \(option)")
+            }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            let reason = ToolError(nil, describing: error)
+            throw ToolError(folder.relativePath, "cannot create the folder: \(reason.problem)", remedy: "choose another \(option)")
         }
     }
 
@@ -151,44 +182,6 @@ package struct FetchJob: Sendable {
             }
         }
     }
-
-    /// Writes the original bytes when they are what was delivered, else the image encoded in its own
-    /// format (PNG when that format cannot be written).
-    private func write(_ loaded: ImageLoadResult, named name: String, in directory: URL) throws -> URL {
-        let coders = ImageCodersManager.shared
-        let unchanged = thumbnail == nil && transformer == nil
-        let bytes: Data
-        let format: ImageFormat
-        if unchanged, let data = loaded.data, ImageFormat(detecting: data) != .unknown {
-            bytes = data
-            format = ImageFormat(detecting: data)
-        } else {
-            format = coders.encoder(for: loaded.image.format) != nil ? loaded.image.format : .png
-            bytes = try coders.encode(loaded.image, as: format, options: ImageEncodingOptions())
-        }
-        let file = directory.appendingPathComponent("\(name).\(format.fileExtension)")
-        try bytes.write(to: file, options: .atomic)
-        return file
-    }
-}
-
-/// Unique file names (without extension) for the images of a list of URLs: the URL's last path
-/// component without its extension, made safe, with `-2`, `-3`… for repeats.
-struct FetchOutputNames: Sendable {
-    private let names: [String]
-
-    init(urls: [URL]) {
-        var used: [String: Int] = [:]
-        names = urls.map { url in
-            let stem = url.deletingPathExtension().lastPathComponent
-            let safe = String(stem.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" }.prefix(80))
-            let base = safe.isEmpty || safe == "_" ? "image" : safe
-            used[base, default: 0] += 1
-            return used[base] == 1 ? base : "\(base)-\(used[base] ?? 0)"
-        }
-    }
-
-    subscript(index: Int) -> String { names[index] }
 }
 
 extension Duration {

@@ -1,8 +1,8 @@
-import Foundation
+package import Foundation
 import WebImageKit
 
 /// The progress display of `webimage fetch`, as text: one bar per running download (bytes, rate) and one
-/// for the whole list. A value: feed it ``FetchJob/Event``s, ask it for ``lines(now:width:)``; the
+/// for the whole list (its bytes count the downloads under way too, not only those finished). A value: feed it ``FetchJob/Event``s, ask it for ``lines(now:width:)``; the
 /// command line redraws those in place on a terminal.
 package struct FetchProgressBoard: Sendable {
     private struct Transfer: Sendable {
@@ -32,8 +32,7 @@ package struct FetchProgressBoard: Sendable {
     package mutating func apply(_ event: FetchJob.Event, now: ContinuousClock.Instant = .now) {
         switch event {
         case .started(let index, let url):
-            let name = url.lastPathComponent.isEmpty ? url.absoluteString : url.lastPathComponent
-            running[index] = Transfer(name: name, started: now)
+            running[index] = Transfer(name: Self.label(for: url), started: now)
         case .progress(let index, let received, let expected):
             running[index]?.received = received
             running[index]?.expected = expected
@@ -59,11 +58,21 @@ package struct FetchProgressBoard: Sendable {
             return Self.fit("\(Self.bar(fraction)) \(Self.percent(fraction)) \(size) \(rate) \(transfer.name)", width)
         }
         let overall = Double(finished) / Double(max(total, 1))
+        let loaded = bytes + running.values.reduce(0) { $0 + $1.received }   // finished, and in flight
         var summary = "\(Self.bar(overall)) \(finished)/\(total) done"
         if failed > 0 { summary += ", \(failed) failed" }
-        summary += ", \(ByteCountText.format(bytes)), \(Self.rate(bytes, since: started, now: now))"
+        summary += ", \(ByteCountText.format(loaded)), \(Self.rate(loaded, since: started, now: now))"
         lines.append(Self.fit(summary, width))
         return lines
+    }
+
+    /// What a download's bar is labelled with: the URL's last path component with its query string
+    /// (`thumb.jpg?w=200`, so that two sizes of one image can be told apart), or the whole URL when its
+    /// path has no last component.
+    package static func label(for url: URL) -> String {
+        let last = url.lastPathComponent
+        guard !last.isEmpty, last != "/" else { return url.absoluteString }
+        return url.query.map { "\(last)?\($0)" } ?? last
     }
 
     /// A text progress bar, `[=========>          ]`; `[????…]` when the fraction is unknown.

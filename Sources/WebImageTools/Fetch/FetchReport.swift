@@ -5,7 +5,7 @@ import WebImageKit
 package struct FetchItem: Codable, Sendable, Equatable {
     /// The URL, as given.
     package var url: String
-    /// Where the image came from: `memory`, `disk`, `network` (or `file`, `data`), or `failed`.
+    /// Where the image came from: `memory`, `disk`, `network` (or `file`, `data`), or `failed` or `cancelled`.
     package var source: String
     /// The image's format (`JPEG`, `PNG`…), when it loaded.
     package var format: String?
@@ -26,6 +26,12 @@ package struct FetchItem: Codable, Sendable, Equatable {
 
     /// Whether the image loaded.
     package var succeeded: Bool { error == nil }
+
+    /// The ``source`` of a load cancelled before it finished (Ctrl-C).
+    package static let cancelled = "cancelled"
+
+    /// Whether the load was cancelled before it finished.
+    package var wasCancelled: Bool { source == Self.cancelled }
 
     /// Creates an item.
     package init(
@@ -61,7 +67,7 @@ package struct FetchReport: Codable, Sendable, Equatable {
 
     /// How many items came from each source, in a fixed order.
     package var countsBySource: [(source: String, count: Int)] {
-        ["memory", "disk", "network", "file", "data", "failed"].compactMap { source in
+        ["memory", "disk", "network", "file", "data", "failed", FetchItem.cancelled].compactMap { source in
             let count = items.filter { $0.source == source }.count
             return count > 0 ? (source, count) : nil
         }

@@ -25,6 +25,14 @@ package struct ImageSummary: Codable, Sendable, Equatable {
     package var orientation: String
     /// The size of the encoded data, in bytes.
     package var bytes: Int
+    /// Bits per channel, as stored (8 for most files; 16 for deep PNGs, 10 or 12 for some AVIFs).
+    package var bitDepth: Int?
+    /// The colour profile: the embedded ICC profile's description, `sRGB`, or `none`.
+    package var colourProfile: String?
+    /// The camera that took the picture (EXIF make and model), when recorded.
+    package var camera: String?
+    /// When the picture was taken (EXIF, `YYYY:MM:DD HH:MM:SS`), when recorded.
+    package var taken: String?
 
     /// A summary of a still, opaque, upright image of unknown size, for readers that fill in what they learn.
     package init(source: String, format: ImageFormat, bytes: Int) {
@@ -62,7 +70,16 @@ package struct ImageSummary: Codable, Sendable, Equatable {
         bytes = byteCount
     }
 
-    /// One line for people: `photo.jpg: JPEG 640×426, 1 frame, opaque, orientation up, 34.2 KB`.
+    /// Adds what only the headers say: bit depth, colour profile ("none" when there is none), camera, date.
+    mutating func add(_ details: ImageDetails) {
+        bitDepth = details.bitDepth
+        colourProfile = details.colourProfile ?? "none"
+        camera = details.exif?.camera
+        taken = details.exif?.taken
+    }
+
+    /// One line for people:
+    /// `photo.jpg: JPEG 640×426, 1 frame, opaque, orientation up, 8-bit, profile sRGB IEC61966-2.1, camera Canon EOS R5, 34.2 KB`.
     package var line: String {
         var parts = ["\(format.displayName) \(width)×\(height)"]
         if frames > 1 {
@@ -73,6 +90,10 @@ package struct ImageSummary: Codable, Sendable, Equatable {
         }
         parts.append(hasAlpha ? "alpha" : "opaque")
         parts.append("orientation \(orientation)")
+        if let bitDepth { parts.append("\(bitDepth)-bit") }
+        if let colourProfile { parts.append("profile \(colourProfile)") }
+        if let camera { parts.append("camera \(camera)") }
+        if let taken { parts.append("taken \(taken)") }
         parts.append(ByteCountText.format(bytes))
         return "\(source): " + parts.joined(separator: ", ")
     }

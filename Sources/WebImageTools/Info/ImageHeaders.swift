@@ -1,17 +1,20 @@
 package import Foundation
 package import WebImageKit
 
-/// What `webimage info` reads from an image's headers, without decoding its pixels where the format
-/// allows: JPEG (size, orientation), PNG (size, alpha from the colour type and tRNS) and every animation
-/// (GIF, APNG, animated WebP: size, frames, durations, loop count, alpha). Still WebP
-/// and AVIF images are decoded.
+/// What `webimage info` reads from an image's headers, without decoding its pixels: JPEG (size,
+/// orientation), PNG (size, alpha from the colour type and tRNS), still WebP (VP8, VP8L, VP8X), still AVIF
+/// (ispe, pixi, auxC) and every animation (GIF, APNG, animated WebP: size, frames, durations, loop count,
+/// alpha); for all, bit depth, colour profile name and EXIF camera and date (``ImageDetails``). An AVIF
+/// turned by irot/imir, or a header that cannot be read, is decoded instead.
 package enum ImageHeaders {
     /// Summarises `data`, decoding only what the headers do not say. `options` bounds what is decoded.
     package static func summarize(
         _ data: Data, source: String, coders: ImageCodersManager = .shared, options: ImageDecodingOptions = ImageDecodingOptions()
     ) throws -> ImageSummary {
         let format = ImageFormat(detecting: data)
+        let details = ImageDetails(data, format: format)
         var summary = ImageSummary(source: source, format: format, bytes: data.count)
+        summary.add(details)
         if let animation = try coders.animatedFrameSource(for: data, options: options), animation.frameCount > 1 {
             summary.size = animation.pixelSize
             summary.frames = animation.frameCount
@@ -26,9 +29,21 @@ package enum ImageHeaders {
         } else if format == .png, let header = PNGHeader(data) {
             summary.size = header.size
             summary.hasAlpha = header.hasAlpha
+        } else if format == .webp || format == .avif, let size = details.size, let hasAlpha = details.hasAlpha {
+            summary.size = size
+            summary.hasAlpha = hasAlpha
         } else {
-            return ImageSummary(image: try coders.decode(data, options: options), byteCount: data.count, source: source)
+            return try decoded(data, source: source, coders: coders, options: options)
         }
+        return summary
+    }
+
+    /// Summarises `data` by decoding every pixel, with what only the headers say (bit depth, profile, EXIF).
+    package static func decoded(
+        _ data: Data, source: String, coders: ImageCodersManager = .shared, options: ImageDecodingOptions = ImageDecodingOptions()
+    ) throws -> ImageSummary {
+        var summary = ImageSummary(image: try coders.decode(data, options: options), byteCount: data.count, source: source)
+        summary.add(ImageDetails(data, format: summary.format))
         return summary
     }
 
