@@ -200,7 +200,8 @@ private let badOptionCases: [BadOptionCase] = [
         "", "/", "nosignature", "/_", "/_/", "/_/w:100", "/_/w:100/plain",
         "/_/plain/http://a.example/x@png@jpg", "/_/plain/@png", "/_/plain/http://a.example/%zz",
         "/_/aGVsbG8.png.jpg", "/_/!!!!", "/_/.png", "/_/fill/300/400/sm/0/aHR0cDovL2V4YW1w.png",
-        "//w:10/plain/http://a.example/x",
+        "//w:10/plain/http://a.example/x", "/_/w:1/plain/http://a.example/é.jpg", "/_/w:1/plain/http://a.example/a b.jpg",
+        "/_/w:1/\u{301}plain/http://a.example/x.jpg",
     ])
     func malformedPathsAreInvalidPathErrors(_ path: String) {
         #expect {
@@ -220,10 +221,11 @@ private let badOptionCases: [BadOptionCase] = [
 
     @Test func errorMessagesQuoteArgumentsShortAndPrintable() {
         #expect {
-            try parser.parse(path: "/_/w:\(String(repeating: "9x", count: 100))\u{7}/plain/http://a.example/x")
+            try parser.parse(path: "/_/w:\(String(repeating: "9x", count: 100))/plain/http://a.example/x")
         } throws: { error in
-            guard let message = (error as? ImgproxyURLError)?.message else { return false }
-            return message.count < 160 && message.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0 != "\u{7F}" }
+            guard let error = error as? ImgproxyURLError, error.code == .invalidArgument else { return false }
+            return error.message.count < 160 && error.message.contains("'9x9x")
         }
+        #expect(ImgproxyURLError.quoted("a\u{7}b\u{7F}é") == "a?b??")
     }
 }

@@ -27,14 +27,15 @@ public struct ImgproxyURLParser: Sendable {
     public func parse(path: some StringProtocol) throws(ImgproxyURLError) -> ImgproxyRequest {
         let path = String(path)
         guard path.utf8.count <= maximumPathLength else { throw .invalidPath("the path is too long") }
+        // Request paths are ASCII (anything else is percent-encoded), so characters and bytes split alike.
+        guard path.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw .invalidPath("the path must be printable ASCII (percent-encode other characters)")
+        }
         guard path.hasPrefix("/") else { throw .invalidPath("the path must start with '/'") }
-        let segments = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
-        guard segments.count >= 2, !segments[0].isEmpty else {
+        guard let (signature, signedPath) = Self.splitSignature(path), !signature.isEmpty, !signedPath.isEmpty else {
             throw .invalidPath("expected /%signature/%options/%source")
         }
-        let signature = String(segments[0])
-        let signedPath = String(path.dropFirst(signature.utf8.count + 1))
-        let rest = segments.dropFirst()
+        let rest = signedPath.dropFirst().split(separator: "/", omittingEmptySubsequences: false)[...]
         if let first = rest.first, ResizingType(rawValue: String(first)) != nil {
             throw .invalidPath("the deprecated basic URL format (/%resizing_type/%width/…) is not supported")
         }
@@ -68,7 +69,15 @@ public struct ImgproxyURLParser: Sendable {
         if let extensionName, !extensionName.isEmpty {
             options.format = try OptionArguments.format(String(extensionName), option: "extension")
         }
-        return ImgproxyRequest(signature: signature, signedPath: signedPath, options: options, sourceURL: source, sourceEncoding: encoding)
+        return ImgproxyRequest(signature: String(signature), signedPath: String(signedPath), options: options, sourceURL: source, sourceEncoding: encoding)
+    }
+
+    /// The first segment of a path starting with `/`, and the rest from its `/` (what the signature covers);
+    /// nil when the path has no second `/`.
+    static func splitSignature(_ path: String) -> (signature: Substring, signedPath: Substring)? {
+        let afterSlash = path.dropFirst()
+        guard let slash = afterSlash.firstIndex(of: "/") else { return nil }
+        return (afterSlash[..<slash], afterSlash[slash...])
     }
 
     /// `%source_url@%extension`: split at `@` (a literal `@` in the source must be `%40`), then percent-decoded.

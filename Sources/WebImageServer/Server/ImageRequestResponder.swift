@@ -27,7 +27,7 @@ struct ImageRequestResponder: HTTPResponder {
         let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? "/"
         if path == "/health" { return Self.text(.ok, "ok") }
 
-        let (signatureSegment, signedPath) = Self.splitSignature(path)
+        let (signatureSegment, signedPath) = ImgproxyURLParser.splitSignature(path) ?? ("", "")
         guard signature.isValid(signature: signatureSegment, signedPath: signedPath) else {
             context.logger.info("refused: invalid signature")
             return Self.text(.forbidden, "invalid signature")
@@ -47,13 +47,6 @@ struct ImageRequestResponder: HTTPResponder {
             }
         }
         return Self.text(.notImplemented, "image processing is not implemented yet")
-    }
-
-    /// The first segment and the rest of the path (from its `/`); an empty rest when there is no second `/`.
-    static func splitSignature(_ path: String) -> (Substring, Substring) {
-        let afterSlash = path.dropFirst()
-        guard let slash = afterSlash.firstIndex(of: "/") else { return (afterSlash, "") }
-        return (afterSlash[..<slash], afterSlash[slash...])
     }
 
     /// A plain-text response of one line, never cached.
