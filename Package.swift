@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "WebImageKit", targets: ["WebImageKit"]),
         .library(name: "WebImageCore", targets: ["WebImageCore"]),
         .library(name: "WebImageCoders", targets: ["WebImageCoders"]),
+        .library(name: "WebImageServer", targets: ["WebImageServer"]),
         .executable(name: "webimage", targets: ["webimage"]),
     ],
     dependencies: [
@@ -64,6 +65,17 @@ let package = Package(
             ],
             swiftSettings: upcomingFeatures
         ),
+        // The image server: imgproxy-compatible URLs and signatures, the source guard, the Hummingbird application.
+        .target(
+            name: "WebImageServer",
+            dependencies: [
+                "WebImageKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: upcomingFeatures
+        ),
         // What only the `webimage` command and the benchmarks need (fetch jobs, progress board, demo images,
         // benchmarks, soak): not a product, `package` access, never part of `import WebImageKit`.
         .target(
@@ -81,6 +93,16 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
 
+        .testTarget(
+            name: "WebImageServerTests",
+            dependencies: [
+                "WebImageServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: upcomingFeatures
+        ),
         .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore"], swiftSettings: upcomingFeatures),
         .testTarget(
             name: "WebImageCodersTests",

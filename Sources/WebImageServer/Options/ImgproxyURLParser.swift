@@ -1,0 +1,104 @@
+/// Parses imgproxy's processing URLs: `/%signature/%options/plain/%source_url@%extension` and
+/// `/%signature/%options/%base64url_source.%extension`.
+///
+/// Options are `/`-separated segments with `:`-separated arguments; the first segment without a `:` starts
+/// the source. The path must be the raw one from the request line (still percent-encoded, no query), because
+/// the signature covers it byte for byte.
+///
+/// ```swift
+/// let parser = ImgproxyURLParser()
+/// let request = try parser.parse(path: "/_/rs:fill:300:200/g:sm/plain/https://example.com/a.jpg@webp")
+/// // request.options.resizingType == .fill, request.options.format == .webp
+/// ```
+public struct ImgproxyURLParser: Sendable {
+    /// The presets URLs may name; a preset named `default` applies to every URL first.
+    public var presets: ProcessingPresets
+
+    /// The longest path accepted, in bytes.
+    public var maximumPathLength: Int
+
+    /// Creates a parser.
+    public init(presets: ProcessingPresets = ProcessingPresets(), maximumPathLength: Int = 16 * 1024) {
+        self.presets = presets
+        self.maximumPathLength = maximumPathLength
+    }
+
+    /// Takes a raw request path apart; throws ``ImgproxyURLError`` saying what is wrong.
+    public func parse(path: some StringProtocol) throws(ImgproxyURLError) -> ImgproxyRequest {
+        let path = String(path)
+        guard path.utf8.count <= maximumPathLength else { throw .invalidPath("the path is too long") }
+        // Request paths are ASCII (anything else is percent-encoded), so characters and bytes split alike.
+        guard path.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw .invalidPath("the path must be printable ASCII (percent-encode other characters)")
+        }
+        guard path.hasPrefix("/") else { throw .invalidPath("the path must start with '/'") }
+        guard let (signature, signedPath) = Self.splitSignature(path), !signature.isEmpty, !signedPath.isEmpty else {
+            throw .invalidPath("expected /%signature/%options/%source")
+        }
+        let rest = signedPath.dropFirst().split(separator: "/", omittingEmptySubsequences: false)[...]
+        if let first = rest.first, ResizingType(rawValue: String(first)) != nil {
+            throw .invalidPath("the deprecated basic URL format (/%resizing_type/%width/…) is not supported")
+        }
+
+        var options = ProcessingOptions()
+        if presets.options(named: "default") != nil {
+            try options.applyPreset("default", presets: presets, chain: [], option: "preset")
+        }
+        var sourceStart = rest.endIndex
+        for index in rest.indices {
+            let parts = rest[index].split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            if parts.count == 1 {
+                sourceStart = index
+                break
+            }
+            try options.apply(RawOption(name: parts[0], arguments: Array(parts.dropFirst())), presets: presets)
+        }
+        let sourceSegments = rest[sourceStart...]
+        guard !sourceSegments.isEmpty else { throw .invalidPath("the source URL is missing") }
+
+        let source: String
+        let encoding: ImgproxyRequest.SourceEncoding
+        let extensionName: Substring?
+        if sourceSegments.first == "plain", sourceSegments.count > 1 {
+            (source, extensionName) = try Self.decodePlain(sourceSegments.dropFirst().joined(separator: "/"))
+            encoding = .plain
+        } else {
+            (source, extensionName) = try Self.decodeBase64(sourceSegments.joined())
+            encoding = .base64
+        }
+        if let extensionName, !extensionName.isEmpty {
+            options.format = try OptionArguments.format(String(extensionName), option: "extension")
+        }
+        return ImgproxyRequest(signature: String(signature), signedPath: String(signedPath), options: options, sourceURL: source, sourceEncoding: encoding)
+    }
+
+    /// The first segment of a path starting with `/`, and the rest from its `/` (what the signature covers);
+    /// nil when the path has no second `/`.
+    static func splitSignature(_ path: String) -> (signature: Substring, signedPath: Substring)? {
+        let afterSlash = path.dropFirst()
+        guard let slash = afterSlash.firstIndex(of: "/") else { return nil }
+        return (afterSlash[..<slash], afterSlash[slash...])
+    }
+
+    /// `%source_url@%extension`: split at `@` (a literal `@` in the source must be `%40`), then percent-decoded.
+    private static func decodePlain(_ text: String) throws(ImgproxyURLError) -> (String, Substring?) {
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count <= 2 else { throw .invalidPath("more than one '@' in a plain source URL (escape '@' as %40)") }
+        guard !parts[0].isEmpty else { throw .invalidPath("the source URL is empty") }
+        guard let decoded = PercentEncoding.decode(parts[0]) else {
+            throw .invalidPath("the plain source URL is not correctly percent-encoded")
+        }
+        return (decoded, parts.count == 2 ? parts[1] : nil)
+    }
+
+    /// `%base64url_source.%extension`, the segments already joined.
+    private static func decodeBase64(_ text: String) throws(ImgproxyURLError) -> (String, Substring?) {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count <= 2 else { throw .invalidPath("more than one '.' after a base64 source URL") }
+        guard !parts[0].isEmpty else { throw .invalidPath("the source URL is empty") }
+        guard let bytes = Base64URL.decode(parts[0]), let decoded = String(validating: bytes, as: UTF8.self), !decoded.isEmpty else {
+            throw .invalidPath("the source URL is not URL-safe base64 of UTF-8 text")
+        }
+        return (decoded, parts.count == 2 ? parts[1] : nil)
+    }
+}

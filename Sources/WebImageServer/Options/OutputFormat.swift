@@ -1,0 +1,25 @@
+/// A result format the server can encode, named as imgproxy names it (`format` option or `@ext`/`.ext`).
+public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
+    /// JPEG (`jpg` or `jpeg`).
+    case jpeg = "jpg"
+    /// PNG.
+    case png
+    /// GIF, animated or not.
+    case gif
+    /// WebP, animated or not.
+    case webp
+    /// AVIF, sequences included.
+    case avif
+
+    /// The formats imgproxy knows but this server cannot encode: named in the error rather than called unknown.
+    static let knownButUnsupported: Set<String> = ["bmp", "ico", "svg", "heic", "tiff", "tif", "jxl", "pdf", "mp4", "best"]
+
+    /// Parses an imgproxy extension name (case-sensitive, as imgproxy is); `jpeg` is ``jpeg`` too.
+    init?(extension name: String) {
+        if name == "jpeg" {
+            self = .jpeg
+        } else {
+            self.init(rawValue: name)
+        }
+    }
+}

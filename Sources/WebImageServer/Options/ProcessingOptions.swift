@@ -1,0 +1,68 @@
+/// What an imgproxy URL asks the server to do with its source image, with imgproxy's defaults.
+///
+/// Built by ``ImgproxyURLParser`` from the options of a URL (after the `default` preset and any preset the
+/// URL names); `nil` in an optional field means "not set by the URL": the server's configuration decides.
+public struct ProcessingOptions: Sendable, Hashable {
+    /// An area cut from the source before resizing (`crop:%width:%height:%gravity`).
+    public struct Crop: Sendable, Hashable {
+        /// The width: pixels when ≥ 1, a fraction of the source width below 1, the full width when 0.
+        public var width: Double
+        /// The height: pixels when ≥ 1, a fraction of the source height below 1, the full height when 0.
+        public var height: Double
+        /// Where the area sits; nil means the ``ProcessingOptions/gravity`` option's value.
+        public var gravity: Gravity?
+
+        /// Creates a crop area.
+        public init(width: Double, height: Double = 0, gravity: Gravity? = nil) {
+            self.width = width
+            self.height = height
+            self.gravity = gravity
+        }
+    }
+
+    /// How the image is fitted into ``width`` × ``height``; imgproxy's default is ``ResizingType/fit``.
+    public var resizingType: ResizingType = .fit
+    /// The result width in pixels; 0 means "from the height and the source's aspect ratio".
+    public var width: Int = 0
+    /// The result height in pixels; 0 means "from the width and the source's aspect ratio".
+    public var height: Int = 0
+    /// A factor for HiDPI screens that multiplies the result size; greater than 0, default 1.
+    public var dpr: Double = 1
+    /// Whether an image smaller than the requested size is enlarged; default false.
+    public var enlarge: Bool = false
+    /// Whether an image smaller than the requested size is extended (padded with the background); default false.
+    public var extend: Bool = false
+    /// Where an extended image sits in the extended area; default the centre (smart gravity is not allowed).
+    public var extendGravity: Gravity = Gravity()
+    /// Where crops and fills anchor; default the centre.
+    public var gravity: Gravity = Gravity()
+    /// An area to cut before resizing, or nil for the whole image.
+    public var crop: Crop?
+    /// The encoder quality, 1–100; nil for the server's default (imgproxy's `q:0`).
+    public var quality: Int?
+    /// The result format; nil keeps the source's format (when the server can encode it).
+    public var format: OutputFormat?
+    /// The sigma of a Gaussian blur applied to the result, greater than 0; nil for none.
+    public var blur: Double?
+    /// The sigma of a sharpening applied to the result, greater than 0; nil for none.
+    public var sharpen: Double?
+    /// A clockwise rotation in degrees, a multiple of 90 normalised to 0, 90, 180 or 270.
+    public var rotate: Int = 0
+    /// Whether the EXIF orientation is applied; nil for the server's default.
+    public var autoRotate: Bool?
+    /// The colour that fills transparent areas and extensions; nil leaves the background alone.
+    public var background: RGBColor?
+    /// Whether metadata (EXIF, XMP, …) is removed from the result; nil for the server's default.
+    public var stripMetadata: Bool?
+    /// A string that changes the URL (and so every cache key) without changing the processing.
+    public var cacheBuster: String?
+    /// The file name for `Content-Disposition`, already decoded; nil takes it from the source URL.
+    public var filename: String?
+    /// Whether `Content-Disposition` says `attachment` instead of `inline`; nil for the server's default.
+    public var returnAttachment: Bool?
+    /// The presets applied, in order (the `default` preset first when it exists).
+    public var presets: [String] = []
+
+    /// Creates the options a URL without any option gets.
+    public init() {}
+}

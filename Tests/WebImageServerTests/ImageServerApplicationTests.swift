@@ -1,0 +1,120 @@
+import Hummingbird
+import HummingbirdTesting
+import Testing
+@testable import WebImageServer
+
+@Suite struct ImageServerApplicationTests {
+    static let key = "736563726574"
+    static let salt = "68656C6C6F"
+
+    func signedConfiguration(sourcePolicy: SourceURLPolicy = SourceURLPolicy()) throws -> ImageServerConfiguration {
+        ImageServerConfiguration(
+            port: 0,
+            signature: URLSignatureVerifier(keys: [try SignatureKey(keyHex: Self.key, saltHex: Self.salt)]),
+            sourcePolicy: sourcePolicy
+        )
+    }
+
+    func signed(_ signedPath: String) throws -> String {
+        let key = try SignatureKey(keyHex: Self.key, saltHex: Self.salt)
+        return "/" + URLSignatureVerifier.signature(for: signedPath, key: key) + signedPath
+    }
+
+    @Test func aBadOrMissingSignatureIs403() async throws {
+        let app = buildApplication(configuration: try signedConfiguration())
+        try await app.test(.router) { client in
+            for uri in ["/insecure/w:100/plain/https://example.com/a.jpg", "/w:100/plain/https://example.com/a.jpg", "/"] {
+                try await client.execute(uri: uri, method: .get) { response in
+                    #expect(response.status == .forbidden, "\(uri)")
+                    #expect(String(buffer: response.body) == "invalid signature\n")
+                    #expect(response.headers[.cacheControl] == "no-cache")
+                }
+            }
+        }
+    }
+
+    @Test func theDocumentedSignedURLPassesTheSignatureCheck() async throws {
+        let app = buildApplication(configuration: try signedConfiguration())
+        try await app.test(.router) { client in
+            let uri = "/oKfUtW34Dvo2BGQehJFR4Nr0_rIjOtdtzJ3QFsUcXH8/rs:fill:300:400:0/g:sm/aHR0cDovL2V4YW1w/bGUuY29tL2ltYWdl/cy9jdXJpb3NpdHku/anBn.png"
+            try await client.execute(uri: uri, method: .get) { response in
+                #expect(response.status == .notImplemented)
+            }
+        }
+    }
+
+    @Test func aSignedURLWithABadOptionIs400NamingTheOption() async throws {
+        let app = buildApplication(configuration: try signedConfiguration())
+        try await app.test(.router) { client in
+            try await client.execute(uri: try signed("/rs:stretch:100/plain/https://example.com/a.jpg"), method: .get) { response in
+                #expect(response.status == .badRequest)
+                let body = String(buffer: response.body)
+                #expect(body.hasPrefix("invalid argument for option 'rs'"))
+                #expect(body.hasSuffix("\n") && body.dropLast().firstIndex(of: "\n") == nil, "one line")
+                #expect(response.headers[.contentType] == "text/plain; charset=utf-8")
+            }
+            try await client.execute(uri: try signed("/zoom:2/plain/https://example.com/a.jpg"), method: .get) { response in
+                #expect(response.status == .badRequest)
+                #expect(String(buffer: response.body) == "unknown option 'zoom'\n")
+            }
+        }
+    }
+
+    @Test func refusedSourcesAre403AndMalformedOnes400WithoutEchoingTheSource() async throws {
+        let policy = SourceURLPolicy(allowedPrefixes: [try SourcePrefix("https://cdn.example/")])
+        let app = buildApplication(configuration: try signedConfiguration(sourcePolicy: policy))
+        try await app.test(.router) { client in
+            let cases: [(String, HTTPResponse.Status)] = [
+                ("/w:10/plain/https://secret.example/a.jpg", .forbidden),
+                ("/w:10/plain/http://127.0.0.1/secret.jpg", .forbidden),
+                ("/w:10/plain/ftp://cdn.example/secret.jpg", .badRequest),
+                ("/w:10/plain/https://cdn.example%40secret.example/a.jpg", .badRequest),
+            ]
+            for (path, status) in cases {
+                try await client.execute(uri: try signed(path), method: .get) { response in
+                    #expect(response.status == status, "\(path)")
+                    #expect(!String(buffer: response.body).contains("secret"))
+                }
+            }
+            try await client.execute(uri: try signed("/w:10/plain/https://cdn.example/a.jpg"), method: .get) { response in
+                #expect(response.status == .notImplemented)
+            }
+        }
+    }
+
+    @Test func withoutKeysAnySignatureSegmentIsAccepted() async throws {
+        let app = buildApplication(configuration: ImageServerConfiguration(port: 0))
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/insecure/w:100/plain/https://example.com/a.jpg", method: .get) { response in
+                #expect(response.status == .notImplemented)
+            }
+        }
+    }
+
+    @Test func otherMethodsAre405() async throws {
+        let app = buildApplication(configuration: ImageServerConfiguration(port: 0))
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/_/w:1/plain/https://example.com/a.jpg", method: .post) { response in
+                #expect(response.status == .methodNotAllowed)
+                #expect(response.headers[.allow] == "GET, HEAD")
+            }
+        }
+    }
+
+    @Test func aRealServerOnLoopbackChecksSignaturesOnTheRawPathWithoutTheQuery() async throws {
+        let app = buildApplication(configuration: try signedConfiguration())
+        try await app.test(.live) { client in
+            // `%2520` is an escaped `%20`: the source URL itself keeps its escape.
+            let path = "/w:10/plain/https://example.com/a%2520b.jpg"
+            try await client.execute(uri: try signed(path) + "?ignored=1", method: .get) { response in
+                #expect(response.status == .notImplemented)
+            }
+            try await client.execute(uri: try signed(path).replacingFirst("a%2520b", with: "a%2520c"), method: .get) { response in
+                #expect(response.status == .forbidden)
+            }
+            try await client.execute(uri: "/health", method: .get) { response in
+                #expect(response.status == .ok)
+            }
+        }
+    }
+}
