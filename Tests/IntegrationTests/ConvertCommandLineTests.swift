@@ -6,94 +6,83 @@ import WebImageTools
 /// `webimage convert` through the built binary: every bad input fails with its exit status and one line on
 /// standard error, and leaves every file as it was.
 @Suite struct ConvertCommandLineTests {
-    /// A bad command line and what it must give. `$DIR` in an argument is the test's folder, which holds
-    /// `photo.jpg`, `alpha.png`, `animation.gif`, `existing.jpg`, `text.jpg` (text) and `folder/`.
-    struct FailureCase: CustomTestStringConvertible, Sendable {
-        var rule: String
-        var arguments: [String]
-        var status: Int32
-        var message: String
-
-        var testDescription: String { rule }
-    }
-
     static let usage: Int32 = 64
     static let failure: Int32 = 1
 
-    static let failureCases: [FailureCase] = [
-        FailureCase(rule: "an existing output is never replaced without --force",
+    static let failureCases: [CommandLineFailure] = [
+        CommandLineFailure(rule: "an existing output is never replaced without --force",
                     arguments: ["$DIR/photo.jpg", "$DIR/existing.jpg", "--thumbnail", "256x256"], status: failure,
                     message: "existing.jpg: already exists; pass --force"),
-        FailureCase(rule: "more than two paths without --out-dir is a usage error",
+        CommandLineFailure(rule: "more than two paths without --out-dir is a usage error",
                     arguments: ["$DIR/photo.jpg", "$DIR/alpha.png", "$DIR/existing.jpg"], status: usage,
                     message: "not 3 paths; to convert several files, add --out-dir DIR"),
-        FailureCase(rule: "a negative thumbnail size is a usage error",
+        CommandLineFailure(rule: "a negative thumbnail size is a usage error",
                     arguments: ["$DIR/photo.jpg", "$DIR/new.png", "--thumbnail", "-5x10"], status: usage,
                     message: "--thumbnail must be a size such as 256x256 or 256, not -5x10"),
-        FailureCase(rule: "a thumbnail size that is not a number is a usage error",
+        CommandLineFailure(rule: "a thumbnail size that is not a number is a usage error",
                     arguments: ["$DIR/photo.jpg", "$DIR/new.png", "--thumbnail", "big"], status: usage,
                     message: "--thumbnail must be a size"),
-        FailureCase(rule: "an unknown transform is a usage error",
+        CommandLineFailure(rule: "an unknown transform is a usage error",
                     arguments: ["$DIR/photo.jpg", "$DIR/new.png", "--transform", "explode:3"], status: usage,
                     message: "explode:3: unknown transformer"),
-        FailureCase(rule: "a transform size of zero is a usage error",
+        CommandLineFailure(rule: "a transform size of zero is a usage error",
                     arguments: ["$DIR/photo.jpg", "$DIR/new.png", "--transform", "resize:0x10"], status: usage,
                     message: "resize:0x10: expected a size"),
-        FailureCase(rule: "an output extension no coder writes is a usage error",
+        CommandLineFailure(rule: "an output extension no coder writes is a usage error",
                     arguments: ["$DIR/photo.jpg", "$DIR/new.xyz"], status: usage,
                     message: "new.xyz: cannot tell which format to write from the extension .xyz"),
-        FailureCase(rule: "lossless JPEG is a usage error",
+        CommandLineFailure(rule: "lossless JPEG is a usage error",
                     arguments: ["$DIR/photo.jpg", "$DIR/new.jpg", "--lossless"], status: usage,
                     message: "JPEG has no lossless mode"),
-        FailureCase(rule: "a quality over 100 is a usage error",
+        CommandLineFailure(rule: "a quality over 100 is a usage error",
                     arguments: ["$DIR/photo.jpg", "$DIR/new.jpg", "--quality", "101"], status: usage,
                     message: "--quality must be between 0 and 100"),
-        FailureCase(rule: "--strip and --keep-metadata together is a usage error",
+        CommandLineFailure(rule: "--strip and --keep-metadata together is a usage error",
                     arguments: ["$DIR/photo.jpg", "$DIR/new.jpg", "--strip", "--keep-metadata"], status: usage,
                     message: "--strip and --keep-metadata cannot go together"),
-        FailureCase(rule: "frames count from one",
+        CommandLineFailure(rule: "frames count from one",
                     arguments: ["$DIR/animation.gif", "$DIR/new.png", "--frame", "0"], status: usage,
                     message: "--frame counts from 1"),
-        FailureCase(rule: "two inputs with one output name is a usage error",
+        CommandLineFailure(rule: "two inputs with one output name is a usage error",
                     arguments: ["$DIR/photo.jpg", "$DIR/folder/photo.jpg", "--out-dir", "$DIR/out", "--format", "webp"],
                     status: usage, message: "would be written here; add {index} to the name"),
-        FailureCase(rule: "a name template must name the input or its position",
+        CommandLineFailure(rule: "a name template must name the input or its position",
                     arguments: ["$DIR/photo.jpg", "--out-dir", "$DIR/out", "--name", "thumb"], status: usage,
                     message: "a name template needs {name} or {index}"),
-        FailureCase(rule: "a missing input names the path",
+        CommandLineFailure(rule: "a missing input names the path",
                     arguments: ["$DIR/missing.jpg", "$DIR/new.png"], status: failure,
                     message: "missing.jpg: no such file; check the path"),
-        FailureCase(rule: "a folder is not an input",
+        CommandLineFailure(rule: "a folder is not an input",
                     arguments: ["$DIR/folder", "$DIR/new.png"], status: failure,
                     message: "folder: is a folder, not an image file"),
-        FailureCase(rule: "text named .jpg is not an image",
+        CommandLineFailure(rule: "text named .jpg is not an image",
                     arguments: ["$DIR/text.jpg", "$DIR/new.png"], status: failure,
                     message: "text.jpg: the data matches no known image format"),
-        FailureCase(rule: "a missing output folder names the output",
+        CommandLineFailure(rule: "a missing output folder names the output",
                     arguments: ["$DIR/photo.jpg", "$DIR/nowhere/new.png"], status: failure,
                     message: "nowhere/new.png: the folder"),
-        FailureCase(rule: "an output folder that is a file names the output",
+        CommandLineFailure(rule: "an output folder that is a file names the output",
                     arguments: ["$DIR/photo.jpg", "$DIR/existing.jpg/new.png"], status: failure,
                     message: "existing.jpg is a file, not a folder"),
-        FailureCase(rule: "an --out-dir that is a file fails",
+        CommandLineFailure(rule: "an --out-dir that is a file fails",
                     arguments: ["$DIR/photo.jpg", "--out-dir", "$DIR/existing.jpg"], status: failure,
                     message: "existing.jpg: is a file, not a folder"),
-        FailureCase(rule: "a transform result over the pixel limit fails before allocating",
+        CommandLineFailure(rule: "a transform result over the pixel limit fails before allocating",
                     arguments: ["$DIR/photo.jpg", "$DIR/new.png", "--transform", "resize:100000x100000:fit:upscale"],
                     status: failure, message: "would exceed the limit of 100000000 pixels; ask for a smaller size, or raise --max-pixels"),
-        FailureCase(rule: "--max-pixels lowers the limit of decoding",
+        CommandLineFailure(rule: "--max-pixels lowers the limit of decoding",
                     arguments: ["$DIR/photo.jpg", "$DIR/new.png", "--max-pixels", "1000"], status: failure,
                     message: "photo.jpg: the JPEG image is too large"),
-        FailureCase(rule: "--max-pixels lowers the limit of transforms",
+        CommandLineFailure(rule: "--max-pixels lowers the limit of transforms",
                     arguments: ["$DIR/photo.jpg", "$DIR/new.png", "--max-pixels", "200000", "--transform", "resize:1000x1000:fit:upscale"],
                     status: failure, message: "would exceed the limit of 200000 pixels"),
-        FailureCase(rule: "a frame past the end of an animation fails",
+        CommandLineFailure(rule: "a frame past the end of an animation fails",
                     arguments: ["$DIR/animation.gif", "$DIR/new.png", "--frame", "9"], status: failure,
                     message: "animation.gif: has 6 frames, no frame 9; pass --frame 1 to 6"),
     ]
 
     @Test(arguments: failureCases)
-    func badConversionFailsWithOneLineAndChangesNoFile(_ testCase: FailureCase) async throws {
+    func badConversionFailsWithOneLineAndChangesNoFile(_ testCase: CommandLineFailure) async throws {
         let folder = try Self.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let before = try Self.snapshot(folder)

@@ -5,30 +5,21 @@ import WebImageTools
 
 /// `webimage decode` fails the way every other command does: one line naming the file, in words.
 @Suite struct DecodeCommandLineTests {
-    struct FailureCase: CustomTestStringConvertible, Sendable {
-        var rule: String
-        var arguments: [String]
-        var status: Int32
-        var message: String
-
-        var testDescription: String { rule }
-    }
-
-    static let failureCases: [FailureCase] = [
-        FailureCase(rule: "a missing file names the path", arguments: ["$DIR/missing.png"],
+    static let failureCases: [CommandLineFailure] = [
+        CommandLineFailure(rule: "a missing file names the path", arguments: ["$DIR/missing.png"],
                     status: 1, message: "missing.png: no such file; check the path"),
-        FailureCase(rule: "a folder is not an image", arguments: ["$DIR"],
+        CommandLineFailure(rule: "a folder is not an image", arguments: ["$DIR"],
                     status: 1, message: "is a folder, not an image file"),
-        FailureCase(rule: "text named .jpg is not an image", arguments: ["$DIR/text.jpg"],
+        CommandLineFailure(rule: "text named .jpg is not an image", arguments: ["$DIR/text.jpg"],
                     status: 1, message: "text.jpg: the data matches no known image format"),
-        FailureCase(rule: "a cut-short PNG says it is incomplete", arguments: ["$DIR/broken.png"],
+        CommandLineFailure(rule: "a cut-short PNG says it is incomplete", arguments: ["$DIR/broken.png"],
                     status: 1, message: "broken.png: the PNG image ends before it is complete"),
-        FailureCase(rule: "a repeat count under one is a usage error", arguments: ["--repeat", "0", "$DIR/text.jpg"],
+        CommandLineFailure(rule: "a repeat count under one is a usage error", arguments: ["--repeat", "0", "$DIR/text.jpg"],
                     status: 64, message: "--repeat must be at least 1, not 0"),
     ]
 
     @Test(arguments: failureCases)
-    func badFileFailsWithOneLine(_ testCase: FailureCase) async throws {
+    func badFileFailsWithOneLine(_ testCase: CommandLineFailure) async throws {
         let folder = try CommandLineToolTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data("not an image\n".utf8).write(to: folder.appendingPathComponent("text.jpg"))

@@ -79,61 +79,51 @@ import WebImageTools
         }
     }
 
-    /// A bad list or URL and what it must give: exit status and one line on standard error.
-    struct FailureCase: CustomTestStringConvertible, Sendable {
-        var rule: String
-        var arguments: [String]
-        var status: Int32
-        var message: String
-
-        var testDescription: String { rule }
-    }
-
-    static let failureCases: [FailureCase] = [
-        FailureCase(rule: "a missing list names the file", arguments: ["prefetch", "--input", "$DIR/missing.txt"],
+    static let failureCases: [CommandLineFailure] = [
+        CommandLineFailure(rule: "a missing list names the file", arguments: ["prefetch", "--input", "$DIR/missing.txt"],
                     status: 1, message: "missing.txt: no such file; check the path"),
-        FailureCase(rule: "an empty list says so", arguments: ["prefetch", "--input", "$DIR/empty.txt"],
+        CommandLineFailure(rule: "an empty list says so", arguments: ["prefetch", "--input", "$DIR/empty.txt"],
                     status: 1, message: "empty.txt: the file is empty"),
-        FailureCase(rule: "a list of comments holds no URLs", arguments: ["prefetch", "--input", "$DIR/comments.txt"],
+        CommandLineFailure(rule: "a list of comments holds no URLs", arguments: ["prefetch", "--input", "$DIR/comments.txt"],
                     status: 1, message: "comments.txt: no URLs in the list"),
-        FailureCase(rule: "a failed fetch goes to standard error with the URL",
+        CommandLineFailure(rule: "a failed fetch goes to standard error with the URL",
                     arguments: ["fetch", "--cache-dir", "$DIR/cache", "http://127.0.0.1:1/nothing.png"],
                     status: 1, message: "http://127.0.0.1:1/nothing.png: could not connect"),
-        FailureCase(rule: "a header without a colon is a usage error", arguments: ["fetch", "-H", "nonsense", "http://127.0.0.1:1/a.png"],
+        CommandLineFailure(rule: "a header without a colon is a usage error", arguments: ["fetch", "-H", "nonsense", "http://127.0.0.1:1/a.png"],
                     status: 64, message: "-H must look like 'Name: value'"),
-        FailureCase(rule: "a negative retry count is a usage error", arguments: ["fetch", "--retry", "-1", "http://127.0.0.1:1/a.png"],
+        CommandLineFailure(rule: "a negative retry count is a usage error", arguments: ["fetch", "--retry", "-1", "http://127.0.0.1:1/a.png"],
                     status: 64, message: "--retry"),
-        FailureCase(rule: "an unknown load option is a usage error", arguments: ["fetch", "--options", "teleport", "http://127.0.0.1:1/a.png"],
+        CommandLineFailure(rule: "an unknown load option is a usage error", arguments: ["fetch", "--options", "teleport", "http://127.0.0.1:1/a.png"],
                     status: 64, message: "unknown option 'teleport'"),
-        FailureCase(rule: "a malformed fetch thumbnail is a usage error", arguments: ["fetch", "--thumbnail", "0x5", "http://127.0.0.1:1/a.png"],
+        CommandLineFailure(rule: "a malformed fetch thumbnail is a usage error", arguments: ["fetch", "--thumbnail", "0x5", "http://127.0.0.1:1/a.png"],
                     status: 64, message: "--thumbnail must be a size"),
-        FailureCase(rule: "a --cache-dir that is a file names it", arguments: ["fetch", "--cache-dir", "$DIR/empty.txt", "file://$DIR/photo.png"],
+        CommandLineFailure(rule: "a --cache-dir that is a file names it", arguments: ["fetch", "--cache-dir", "$DIR/empty.txt", "file://$DIR/photo.png"],
                     status: 1, message: "empty.txt: is a file, not a folder; choose another --cache-dir"),
-        FailureCase(rule: "a --cache-dir under a file names the file", arguments: ["fetch", "--cache-dir", "$DIR/empty.txt/cache", "file://$DIR/photo.png"],
+        CommandLineFailure(rule: "a --cache-dir under a file names the file", arguments: ["fetch", "--cache-dir", "$DIR/empty.txt/cache", "file://$DIR/photo.png"],
                     status: 1, message: "empty.txt: is a file, not a folder; choose another --cache-dir"),
-        FailureCase(rule: "an unwritable --cache-dir names it", arguments: ["fetch", "--cache-dir", "$UNWRITABLE", "file://$DIR/photo.png"],
+        CommandLineFailure(rule: "an unwritable --cache-dir names it", arguments: ["fetch", "--cache-dir", "$UNWRITABLE", "file://$DIR/photo.png"],
                     status: 1, message: "choose another --cache-dir"),
-        FailureCase(rule: "prefetch checks its --cache-dir too", arguments: ["prefetch", "--input", "$DIR/list.txt", "--cache-dir", "$DIR/empty.txt"],
+        CommandLineFailure(rule: "prefetch checks its --cache-dir too", arguments: ["prefetch", "--input", "$DIR/list.txt", "--cache-dir", "$DIR/empty.txt"],
                     status: 1, message: "empty.txt: is a file, not a folder; choose another --cache-dir"),
-        FailureCase(rule: "a 404 names the URL and the status", arguments: ["fetch", "--cache-dir", "$DIR/cache", "$BASE/status/404"],
+        CommandLineFailure(rule: "a 404 names the URL and the status", arguments: ["fetch", "--cache-dir", "$DIR/cache", "$BASE/status/404"],
                     status: 1, message: "/status/404: the server answered 404 Not Found; check the URL"),
-        FailureCase(rule: "fetch --out never replaces an existing file without --force",
+        CommandLineFailure(rule: "fetch --out never replaces an existing file without --force",
                     arguments: ["fetch", "--cache-dir", "$DIR/cache", "--out", "$DIR/out", "file://$DIR/photo.png"],
                     status: 1, message: "file://$DIR/photo.png: not saved as $DIR/out/photo.png: already exists; pass --force to replace it"),
-        FailureCase(rule: "fetch --out that is a file names it", arguments: ["fetch", "--cache-dir", "$DIR/cache", "--out", "$DIR/empty.txt", "file://$DIR/photo.png"],
+        CommandLineFailure(rule: "fetch --out that is a file names it", arguments: ["fetch", "--cache-dir", "$DIR/cache", "--out", "$DIR/empty.txt", "file://$DIR/photo.png"],
                     status: 1, message: "empty.txt: is a file, not a folder; choose another --out"),
-        FailureCase(rule: "fetch --format needs --out", arguments: ["fetch", "--format", "webp", "file://$DIR/photo.png"],
+        CommandLineFailure(rule: "fetch --format needs --out", arguments: ["fetch", "--format", "webp", "file://$DIR/photo.png"],
                     status: 64, message: "--format needs --out DIR"),
-        FailureCase(rule: "fetch --format must be a format written", arguments: ["fetch", "--out", "$DIR/new", "--format", "bmp", "file://$DIR/photo.png"],
+        CommandLineFailure(rule: "fetch --format must be a format written", arguments: ["fetch", "--out", "$DIR/new", "--format", "bmp", "file://$DIR/photo.png"],
                     status: 64, message: "--format must be jpg, png, gif, webp or avif, not bmp"),
-        FailureCase(rule: "a missing info file names the path", arguments: ["info", "$DIR/missing.png"],
+        CommandLineFailure(rule: "a missing info file names the path", arguments: ["info", "$DIR/missing.png"],
                     status: 1, message: "missing.png: no such file; check the path"),
-        FailureCase(rule: "info on a folder says it is one", arguments: ["info", "$DIR"],
+        CommandLineFailure(rule: "info on a folder says it is one", arguments: ["info", "$DIR"],
                     status: 1, message: "is a folder, not an image file"),
     ]
 
     @Test(arguments: failureCases)
-    func badListOrURLFailsWithOneLineAndChangesNoFile(_ testCase: FailureCase) async throws {
+    func badListOrURLFailsWithOneLineAndChangesNoFile(_ testCase: CommandLineFailure) async throws {
         let folder = try Self.makeFolder()
         defer { Self.removeFolder(folder) }
         let before = try ConvertCommandLineTests.snapshot(folder)

@@ -21,5 +21,4 @@ func show(_ image: Image?) {}
 func showPreview(_ image: Image) {}
 func draw(_ image: Image?) {}
 func log(_ error: any Error) {}
-func show(_ frame: PixelBuffer) {}
 let manager = ImageManager.shared

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The examples of the README and the DocC articles compile: this target builds them (from
-/// Snippets.generated.swift), and this test fails when that file no longer matches the documents.
+/// the Snippets.*.generated.swift files), and this test fails when they no longer match the documents.
 @Suite struct SnippetTests {
     @Test func theGeneratedExamplesMatchTheDocuments() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -15,6 +15,5 @@ import Testing
         process.waitUntilExit()
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(process.terminationStatus == 0, "\(message)")
-        #expect(!snippetSourceDigest.isEmpty)
     }
 }

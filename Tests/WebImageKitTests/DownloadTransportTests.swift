@@ -120,7 +120,8 @@ private final class MemoryTransport: DownloadTransport {
             ($0 as? ImageDownloadError)?.code == .badContentType
         }
         await #expect { try await downloader.data(for: URL(string: "https://images.example/unknown.png")!) } throws: {
-            ($0 as? ImageDownloadError)?.code == .network
+            let error = $0 as? ImageDownloadError
+            return error?.code == .network && error?.message.hasPrefix("the transport failed") == true
         }
         try await downloader.shutdown()
     }

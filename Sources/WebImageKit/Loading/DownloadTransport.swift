@@ -34,6 +34,6 @@ public protocol DownloadTransport: Sendable {
     /// - Returns: The head (header names in any case) and the body; an error thrown from the body fails the
     ///   download as a network error.
     /// - Throws: Whatever failed before the head arrived; ``ImageDownloadError`` values are kept as they are,
-    ///   anything else becomes ``ImageDownloadError/Code/network``.
+    ///   anything else becomes ``ImageDownloadError/Code/network`` whose message starts "the transport failed".
     func send(_ request: DownloadRequest, timeout: Duration) async throws -> (DownloadResponse, AsyncThrowingStream<Data, any Error>)
 }

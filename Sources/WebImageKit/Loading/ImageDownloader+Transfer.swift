@@ -72,7 +72,16 @@ extension ImageDownloader {
         defer { emit(.stopped(url)) }
         if let transport = configuration.transport {
             let request = DownloadRequest(url: target, headers: Dictionary(headers.map { ($0.name, $0.value) }) { "\($0), \($1)" })
-            let (head, body) = try await transport.send(request, timeout: configuration.effectiveTimeout)
+            let head: DownloadResponse, body: AsyncThrowingStream<Data, any Error>
+            do {
+                (head, body) = try await transport.send(request, timeout: configuration.effectiveTimeout)
+            } catch let error as ImageDownloadError {
+                throw error
+            } catch is CancellationError {
+                throw ImageDownloadError.cancelled()
+            } catch {
+                throw ImageDownloadError(.network, "the transport failed: \(error)", underlying: error)
+            }
             let lowercased = DownloadResponse(
                 url: head.url, statusCode: head.statusCode,
                 headers: Dictionary(head.headers.map { ($0.key.lowercased(), $0.value) }) { "\($0), \($1)" })
