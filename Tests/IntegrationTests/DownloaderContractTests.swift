@@ -61,6 +61,20 @@ import WebImageTestSupport
         }
     }
 
+    /// SPEC DL-60: with no delegate to ask, a redirect is followed unchanged and the final response is the one checked.
+    @Test func dl60ANormalRedirectIsFollowed() async throws {
+        let server = try TestImageServer()
+        try await server.run { base in
+            try await withImageDownloader { downloader in
+                let url = try #require(URL(string: base.absoluteString + "/redirect?to=/image/moved.png"))
+                let downloaded = try await downloader.data(for: url)
+                #expect(downloaded.data == server.png)
+                #expect(downloaded.response.statusCode == 200)
+                #expect(downloaded.response.url.path == "/image/moved.png")
+            }
+        }
+    }
+
     @Test func dl42CancelAllFailsEveryRunningAndWaitingDownloadWithCancelled() async throws {
         let server = try TestImageServer()
         try await server.run { base in
