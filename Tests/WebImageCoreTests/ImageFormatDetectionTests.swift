@@ -49,11 +49,16 @@ import WebImageCore
         #expect(ImageFormat(detecting: Data([0xFF, 0xD8])) == .unknown)
     }
 
-    @Test func everyPrefixOfEverySignatureIsSafe() {
-        for (_, bytes) in Self.signatures {
+    @Test func aPrefixOfASignatureIsItsFormatOrUnknownNeverAnother() {
+        for (format, bytes) in Self.signatures {
             for length in 0...bytes.count {
-                _ = ImageFormat(detecting: Data(bytes.prefix(length)))
+                let detected = ImageFormat(detecting: Data(bytes.prefix(length)))
+                // An ISO-BMFF file whose major brand is the generic `mif1` is HEIF until its compatible brands
+                // (which may say AVIF) have arrived.
+                let generic = detected == .heif && format == .avif
+                #expect(detected == format || detected == .unknown || generic, "\(format) cut to \(length) bytes read as \(detected)")
             }
+            #expect(ImageFormat(detecting: Data(bytes)) == format)
         }
     }
 

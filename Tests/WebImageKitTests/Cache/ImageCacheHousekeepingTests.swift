@@ -8,11 +8,19 @@ import WebImageTestSupport
     @Test func cleanExpiredRemovesExpiredDiskEntriesAndExpiredMemoryEntries() async throws {
         let root = try TemporaryDirectory()
         defer { root.remove() }
-        let cache = ImageCacheFixture.cache(root) { $0.disk.maxAge = .seconds(3600) }
+        let cache = ImageCacheFixture.cache(root) {
+            $0.disk.maxAge = .seconds(3600)
+            $0.memory.timeToLive = .milliseconds(20)
+        }
         try await cache.store(nil, data: Data([1]), forKey: "old")
         FileDates.set(cache.diskCache.storage.fileURL(forKey: "old").path, modification: Date().addingTimeInterval(-7200))
+        try await cache.store(Image(pixels: PixelBuffer(width: 2, height: 2)), data: nil, forKey: "memory", cacheType: .memory)
+        #expect(cache.memoryCache.count == 1)
+        try await Task.sleep(for: .milliseconds(60))  // the entry's time to live passes
+        #expect(cache.memoryCache.count == 1, "an expired entry stays counted until something removes it")
         let result = try await cache.cleanExpired()
         #expect(result.expiredCount == 1 && result.remainingCount == 0)
+        #expect(cache.memoryCache.count == 0, "cleanExpired removes expired memory entries too")
     }
 
     @Test func theSweepIsOffByDefault() throws {
