@@ -1,8 +1,11 @@
+import Foundation
 import Hummingbird
 import Logging
+import WebImageCore
 
 /// Answers imgproxy URLs: checks the signature (403), parses the options (400) and checks the source (400 or
-/// 403); processing is not built yet, so a URL that passes every check gets 501.
+/// 403), then fetches and processes the image (``ImageProcessor``): 200 with `Cache-Control: public,
+/// max-age=…`, or 404, 422, 501 or 502 saying why not.
 ///
 /// Error bodies are one line of plain text that never repeats the source URL; they are never cached.
 struct ImageRequestResponder: HTTPResponder {
@@ -11,11 +14,15 @@ struct ImageRequestResponder: HTTPResponder {
     let signature: URLSignatureVerifier
     let parser: ImgproxyURLParser
     let sourcePolicy: SourceURLPolicy
+    let processor: ImageProcessor
+    let maxAge: Int
 
-    init(configuration: ImageServerConfiguration) {
+    init(configuration: ImageServerConfiguration, logger: Logger) {
         signature = configuration.signature
         parser = ImgproxyURLParser(presets: configuration.presets)
         sourcePolicy = configuration.sourcePolicy
+        processor = ImageProcessor(configuration: configuration, logger: logger)
+        maxAge = configuration.maxAge
     }
 
     func respond(to request: Request, context: Context) async throws -> Response {
@@ -46,7 +53,20 @@ struct ImageRequestResponder: HTTPResponder {
             case .unsupportedScheme, .malformed: return Self.text(.badRequest, error.message)
             }
         }
-        return Self.text(.notImplemented, "image processing is not implemented yet")
+        guard let source = URL(string: parsed.sourceURL) else { return Self.text(.badRequest, "the source URL is not valid") }
+        let processed: ProcessedImage
+        do {
+            processed = try await processor.process(source, options: parsed.options)
+        } catch {
+            context.logger.info("no image", metadata: ["status": "\(error.status)", "reason": "\(error.message)"])
+            return Self.text(HTTPResponse.Status(code: error.status), error.message)
+        }
+        let headers: HTTPFields = [
+            .contentType: processed.format.mimeType,
+            .contentLength: "\(processed.data.count)",
+            .cacheControl: "public, max-age=\(maxAge)",
+        ]
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: processed.data)))
     }
 
     /// A plain-text response of one line, never cached.

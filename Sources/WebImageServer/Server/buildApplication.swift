@@ -10,7 +10,7 @@ public func buildApplication(configuration: ImageServerConfiguration, logger: Lo
         logger.warning("no signature key configured: URL signatures are not checked")
     }
     return Application(
-        responder: ImageRequestResponder(configuration: configuration),
+        responder: ImageRequestResponder(configuration: configuration, logger: logger),
         configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "webimage"),
         logger: logger
     )
