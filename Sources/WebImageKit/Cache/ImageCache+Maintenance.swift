@@ -6,7 +6,7 @@ extension ImageCache {
     }
 
     /// Where `key` is cached: ``ImageCacheType/memory`` when in memory, else ``ImageCacheType/disk`` when on
-    /// disk (main or read-only directories, with the extension fallback, IC-24/IC-25), else ``ImageCacheType/none``.
+    /// disk (main or read-only directories, with the extension fallback, IC-24/IC-25), else ``ImageCacheType/notCached``.
     public func contains(_ key: String, cacheType: ImageCacheType = .all) async -> ImageCacheType {
         if cacheType.includesMemory, configuration.cachesImagesInMemory, memoryCache.contains(key) { return .memory }
         if cacheType.includesDisk, await diskCache.contains(key) { return .disk }

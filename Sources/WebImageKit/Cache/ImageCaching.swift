@@ -38,7 +38,7 @@ public protocol ImageCaching: AnyObject, Sendable {
     /// Removes `key`.
     func remove(forKey key: String, cacheType: ImageCacheType) async throws
 
-    /// Where `key` is cached: ``ImageCacheType/memory``, ``ImageCacheType/disk`` or ``ImageCacheType/none``.
+    /// Where `key` is cached: ``ImageCacheType/memory``, ``ImageCacheType/disk`` or ``ImageCacheType/notCached``.
     func contains(_ key: String, cacheType: ImageCacheType) async -> ImageCacheType
 
     /// Empties the targeted parts.

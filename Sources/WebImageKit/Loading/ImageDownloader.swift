@@ -11,7 +11,7 @@ import NIOPosix
 /// adds the same decode stage ``ImageManager`` uses.
 ///
 /// The downloader owns network resources, so it must be shut down: use the scoped form, or call
-/// ``shutdown()`` yourself. (Releasing an unshut downloader trips AsyncHTTPClient's debug-build
+/// ``shutdown(finishingDownloads:)`` yourself. (Releasing an unshut downloader trips AsyncHTTPClient's debug-build
 /// precondition in `HTTPClient.deinit`.)
 ///
 /// ```swift
@@ -52,7 +52,7 @@ public final class ImageDownloader: Sendable {
     let state: LockedValue<DownloaderState>
     let broadcaster = DownloadEventBroadcaster()
 
-    /// Creates a downloader; call ``shutdown()`` when done with it, or use `withImageDownloader(configuration:logger:isolation:_:)`.
+    /// Creates a downloader; call ``shutdown(finishingDownloads:)`` when done with it, or use `withImageDownloader(configuration:logger:isolation:_:)`.
     /// - Parameters:
     ///   - configuration: Limits, headers and timeouts.
     ///   - logger: Where the downloader logs (default: a `WebImageKit.ImageDownloader` logger).
@@ -65,7 +65,7 @@ public final class ImageDownloader: Sendable {
 
     /// A downloader with the default configuration that lives as long as the process, for code that
     /// does not manage one (SPEC DL-33). Configure it through ``configuration`` before (or while) using it.
-    /// Like the original (DL-44), its ``shutdown()`` does nothing: the process's exit ends its connections.
+    /// Like the original (DL-44), its ``shutdown(finishingDownloads:)`` does nothing: the process's exit ends its connections.
     ///
     /// ```swift
     /// let result = try await ImageDownloader.shared.image(for: url)

@@ -34,7 +34,7 @@ public struct ImageLoadContext: Sendable {
     public var preserveAspectRatio: Bool?
     /// The display scale instead of the one read from an `@2x`/`@3x` key (CP-02).
     public var scaleFactor: Double?
-    /// Where to look before loading (default ``ImageCacheType/all``; ``ImageCacheType/none`` skips the cache).
+    /// Where to look before loading (default ``ImageCacheType/all``; ``ImageCacheType/notCached`` skips the cache).
     public var queryCacheType: ImageCacheType?
     /// Where to store the result (default ``ImageCacheType/all``, or memory with ``ImageLoadOptions/cacheMemoryOnly``).
     public var storeCacheType: ImageCacheType?

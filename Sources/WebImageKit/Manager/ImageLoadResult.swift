@@ -8,7 +8,7 @@ public struct ImageLoadResult: Sendable {
     /// The encoded bytes when the load had them: downloaded, or read from disk; `nil` for a memory hit
     /// (unless ``ImageLoadOptions/queryMemoryData``) and for transformed images.
     public var data: Data?
-    /// ``ImageCacheType/memory`` or ``ImageCacheType/disk`` for a cache hit, ``ImageCacheType/none`` when loaded.
+    /// ``ImageCacheType/memory`` or ``ImageCacheType/disk`` for a cache hit, ``ImageCacheType/notCached`` when loaded.
     public var cacheType: ImageCacheType
     /// The URL that was asked for.
     public var url: URL
