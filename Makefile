@@ -36,9 +36,9 @@ demo: deps
 bench: deps
 	scripts/bench.sh
 
-# The DocC documentation of the three libraries; any warning (an undocumented parameter, a broken link) fails it.
+# The DocC documentation of the four libraries; any warning (an undocumented parameter, a broken link) fails it.
 docs: deps
-	for target in WebImageCore WebImageCoders WebImageKit; do \
+	for target in WebImageCore WebImageCoders WebImageKit WebImageServer; do \
 		$(SWIFT) package generate-documentation --target $$target --warnings-as-errors || exit 1; \
 	done
 
