@@ -12,7 +12,7 @@ struct WebImageCommand: AsyncParsableCommand {
         version: "webimage 0.1.0 (WebImageKit)",
         subcommands: [
             DemoCommand.self, FetchCommand.self, PrefetchCommand.self, InfoCommand.self, ConvertCommand.self, CacheCommand.self,
-            DecodeCommand.self, SamplesCommand.self, BenchCacheCommand.self, BenchDownloadCommand.self, BenchManagerCommand.self, SoakCommand.self,
+            DecodeCommand.self, ServeCommand.self, SamplesCommand.self, BenchCacheCommand.self, BenchDownloadCommand.self, BenchManagerCommand.self, SoakCommand.self,
         ]
     )
 

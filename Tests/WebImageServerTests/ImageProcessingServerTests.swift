@@ -22,7 +22,7 @@ import WebImageTestSupport
         let origin = try SourceOrigin()
         let directory = try TemporaryDirectory("server")
         defer { directory.remove() }
-        let app = buildApplication(configuration: configuration(directory, maximumSourcePixelCount: maximumSourcePixelCount))
+        let app = try buildApplication(configuration: configuration(directory, maximumSourcePixelCount: maximumSourcePixelCount))
         try await origin.run { base in
             try await app.test(.live) { client in try await body(client, base, origin) }
         }

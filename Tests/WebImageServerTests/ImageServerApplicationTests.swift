@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func aBadOrMissingSignatureIs403() async throws {
-        let app = buildApplication(configuration: try signedConfiguration())
+        let app = try buildApplication(configuration: try signedConfiguration())
         try await app.test(.router) { client in
             for uri in ["/insecure/w:100/plain/https://example.com/a.jpg", "/w:100/plain/https://example.com/a.jpg", "/"] {
                 try await client.execute(uri: uri, method: .get) { response in
@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func theDocumentedSignedURLPassesTheSignatureCheckAndSmartGravityIs501() async throws {
-        let app = buildApplication(configuration: try signedConfiguration())
+        let app = try buildApplication(configuration: try signedConfiguration())
         try await app.test(.router) { client in
             let uri = "/oKfUtW34Dvo2BGQehJFR4Nr0_rIjOtdtzJ3QFsUcXH8/rs:fill:300:400:0/g:sm/aHR0cDovL2V4YW1w/bGUuY29tL2ltYWdl/cy9jdXJpb3NpdHku/anBn.png"
             try await client.execute(uri: uri, method: .get) { response in
@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func aSignedURLWithABadOptionIs400NamingTheOption() async throws {
-        let app = buildApplication(configuration: try signedConfiguration())
+        let app = try buildApplication(configuration: try signedConfiguration())
         try await app.test(.router) { client in
             try await client.execute(uri: try signed("/rs:stretch:100/plain/https://example.com/a.jpg"), method: .get) { response in
                 #expect(response.status == .badRequest)
@@ -74,7 +74,7 @@ import Testing
 
     @Test func refusedSourcesAre403AndMalformedOnes400WithoutEchoingTheSource() async throws {
         let policy = SourceURLPolicy(allowedPrefixes: [try SourcePrefix("https://cdn.example/")])
-        let app = buildApplication(configuration: try signedConfiguration(sourcePolicy: policy))
+        let app = try buildApplication(configuration: try signedConfiguration(sourcePolicy: policy))
         try await app.test(.router) { client in
             let cases: [(String, HTTPResponse.Status)] = [
                 ("/w:10/plain/https://secret.example/a.jpg", .forbidden),
@@ -95,7 +95,7 @@ import Testing
     }
 
     @Test func withoutKeysAnySignatureSegmentIsAccepted() async throws {
-        let app = buildApplication(configuration: unsignedConfiguration())
+        let app = try buildApplication(configuration: unsignedConfiguration())
         try await app.test(.router) { client in
             try await client.execute(uri: "/insecure/w:100/plain/https://example.com/a.jpg", method: .get) { response in
                 #expect(response.status == .badGateway)
@@ -104,7 +104,7 @@ import Testing
     }
 
     @Test func otherMethodsAre405() async throws {
-        let app = buildApplication(configuration: unsignedConfiguration())
+        let app = try buildApplication(configuration: unsignedConfiguration())
         try await app.test(.router) { client in
             try await client.execute(uri: "/_/w:1/plain/https://example.com/a.jpg", method: .post) { response in
                 #expect(response.status == .methodNotAllowed)
@@ -114,7 +114,7 @@ import Testing
     }
 
     @Test func aRealServerOnLoopbackChecksSignaturesOnTheRawPathWithoutTheQuery() async throws {
-        let app = buildApplication(configuration: try signedConfiguration())
+        let app = try buildApplication(configuration: try signedConfiguration())
         try await app.test(.live) { client in
             // `%2520` is an escaped `%20`: the source URL itself keeps its escape.
             let path = "/w:10/plain/https://example.com/a%2520b.jpg"

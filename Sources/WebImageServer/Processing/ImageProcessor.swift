@@ -1,3 +1,5 @@
+import CoreMetrics
+import Crypto
 import Foundation
 import Logging
 import WebImageCore
@@ -9,35 +11,100 @@ struct ProcessedImage: Sendable {
     let data: Data
     /// Their format.
     let format: ImageFormat
+    /// The entity tag: a digest of the result key and the source's validators (or, for a source without
+    /// validators, of the result's bytes). The signature is not part of it.
+    let etag: String
+    /// The source's `Last-Modified`, passed through.
+    let lastModified: String?
 }
 
 /// Fetches, decodes, resizes and encodes: the server's own ``ImageManager`` (a memory and disk cache of
-/// sources in the configured folder, the default loader), shrink-on-load where the options allow it, the
-/// options' resizing as a transformer, and the options' format and quality.
+/// sources in the configured folder, the guarded HTTP client), shrink-on-load where the options allow it,
+/// the options' processing as a transformer, and the options' format and quality; results go to the
+/// ``ResultCache``, identical requests in flight share one piece of work, and at most `workers` run at once.
 final class ImageProcessor: Sendable {
     let manager: ImageManager
+    let sourceCache: ImageCache
+    let results: ResultCache
     let encoders: ImageCodersManager
+    let limiter: WorkLimiter
+    let shared: SharedWork<ProcessedImage>
+    let metrics: ServerMetrics
     let maximumSourcePixelCount: Int
     let maximumResultPixelCount: Int
     let defaultQuality: Int
 
-    init(configuration: ImageServerConfiguration, logger: Logger) {
-        let decoders = ImageCodersManager(coders: [SourceDecoder(coders: .shared)])
+    init(configuration: ImageServerConfiguration, metrics: ServerMetrics, logger: Logger) throws {
+        let decoders = ImageCodersManager(coders: [TimedDecoder(base: SourceDecoder(coders: .shared), metrics: metrics)])
         let decoding = ImageDecodingOptions(maximumPixelCount: configuration.maximumSourcePixelCount)
+        let loader: any ImageLoading
+        if let given = configuration.loader {
+            loader = given
+        } else {
+            var settings = ImageDownloader.Configuration()
+            settings.transport = try GuardedHTTPTransport(policy: configuration.sourcePolicy, maximumRedirects: configuration.maximumRedirects)
+            settings.timeout = configuration.downloadTimeout
+            settings.maximumResponseSize = configuration.maximumSourceBytes
+            settings.maximumRedirects = configuration.maximumRedirects
+            settings.maximumConcurrentDownloads = max(6, configuration.workers)
+            // With a transport, the downloader holds no HTTPClient: nothing to shut down.
+            loader = ImageDownloader(configuration: settings, logger: logger)
+        }
+        sourceCache = ImageCache(namespace: "sources", root: configuration.cacheDirectory)
         manager = ImageManager(
-            cache: ImageCache(namespace: "sources", root: configuration.cacheDirectory),
-            loader: configuration.loader,
+            cache: sourceCache,
+            loader: TimedLoader(base: loader, metrics: metrics),
             configuration: ImageManager.Configuration(decodingOptions: decoding, coders: decoders),
             logger: logger
         )
+        results = ResultCache(root: configuration.cacheDirectory, maximumSize: configuration.resultCacheSize)
         encoders = .shared
+        limiter = WorkLimiter(workers: configuration.workers, maximumQueue: configuration.maximumQueue, metrics: metrics)
+        shared = SharedWork(timeout: configuration.requestTimeout)
+        self.metrics = metrics
         maximumSourcePixelCount = configuration.maximumSourcePixelCount
         maximumResultPixelCount = configuration.maximumResultPixelCount
         defaultQuality = configuration.defaultQuality
     }
 
+    /// The result for `source` and `options` in `format` (nil: the source's format when it can be written):
+    /// from the result cache, or made once however many requests ask for it at the same time.
+    func result(for source: URL, options: ProcessingOptions, format: ImageFormat?) async throws(ProcessingFailure) -> ProcessedImage {
+        let key = ResultCache.key(source: source.absoluteString, options: options, format: format)
+        if let cached = await results.result(forKey: key) {
+            metrics.resultCacheHits.increment()
+            return cached
+        }
+        metrics.resultCacheMisses.increment()
+        do {
+            return try await shared.value(for: key) { [self] in
+                let processed = try await limiter.run {
+                    try await process(source, options: options, format: format, key: key)
+                }
+                await results.store(processed, forKey: key)
+                return processed
+            }
+        } catch let failure as ProcessingFailure {
+            throw failure
+        } catch is WorkLimiter.Busy {
+            throw ProcessingFailure(429, "the server is busy; try again shortly")
+        } catch is SharedWork<ProcessedImage>.TimedOut {
+            throw ProcessingFailure(504, "the image took too long to fetch and process")
+        } catch {
+            throw ProcessingFailure(500, "the image could not be processed")
+        }
+    }
+
+    /// The entity tag a result for `key` will have, known without processing when the source is cached
+    /// with validators; nil otherwise.
+    func knownETag(forKey key: String, source: URL) async -> String? {
+        if let cached = await results.result(forKey: key) { return cached.etag }
+        guard let validators = await storedValidators(of: source) else { return nil }
+        return Self.etag(key: key, fingerprint: validators.fingerprint)
+    }
+
     /// Loads `source` through the manager and processes it per `options`.
-    func process(_ source: URL, options: ProcessingOptions) async throws(ProcessingFailure) -> ProcessedImage {
+    private func process(_ source: URL, options: ProcessingOptions, format requested: ImageFormat?, key: String) async throws(ProcessingFailure) -> ProcessedImage {
         if let unsupported = options.unsupportedOption {
             throw ProcessingFailure(501, "the option '\(unsupported)' is not implemented yet")
         }
@@ -48,17 +115,37 @@ final class ImageProcessor: Sendable {
             throw ProcessingFailure(error, maximumSourcePixelCount: maximumSourcePixelCount)
         }
         let image = loaded.image
-        let format = outputFormat(for: image, requested: options.format)
+        let format = requested ?? outputFormat(for: image)
         let encoding = ImageEncodingOptions(quality: Double(options.quality ?? defaultQuality) / 100)
         let encoders = self.encoders
+        let data: Data
         do {
-            let data = try await WorkerThreads.processing.run { () throws -> Data in
-                try encoders.encode(image, as: format, options: encoding)
+            data = try await metrics.time(.encode) {
+                try await WorkerThreads.processing.run { () throws -> Data in
+                    try encoders.encode(image, as: format, options: encoding)
+                }
             }
-            return ProcessedImage(data: data, format: format)
         } catch {
             throw ProcessingFailure(500, "the image could not be encoded as \(format.displayName)")
         }
+        let validators = await storedValidators(of: source)
+        let fingerprint = validators?.fingerprint ?? Data(SHA256.hash(data: data))
+        return ProcessedImage(data: data, format: format, etag: Self.etag(key: key, fingerprint: fingerprint), lastModified: validators?.lastModified)
+    }
+
+    /// The validators the source was stored with, when it has any.
+    private func storedValidators(of source: URL) async -> SourceValidators? {
+        let entry = await sourceCache.diskCache.entry(forKey: manager.cacheKey(for: source))
+        return SourceValidators(decoding: entry?.extendedData)
+    }
+
+    /// A strong entity tag: URL-safe base64 of the first 16 bytes of SHA-256 over the key and the fingerprint.
+    static func etag(key: String, fingerprint: Data) -> String {
+        var hasher = SHA256()
+        hasher.update(data: Data(key.utf8))
+        hasher.update(data: fingerprint)
+        let digest = Data(hasher.finalize().prefix(16))
+        return "\"" + Base64URL.encode(digest) + "\""
     }
 
     /// The manager's context for `options`: shrink-on-load, the transformer, EXIF rotation, results kept
@@ -67,8 +154,9 @@ final class ImageProcessor: Sendable {
         var decoding = manager.configuration.decodingOptions
         decoding.applyOrientation = options.autoRotate ?? true
         let shrink = options.shrinkOnLoad
+        let transformer = ProcessingTransformer(options: options, maximumPixelCount: maximumResultPixelCount)
         return ImageLoadContext(
-            transformer: ProcessingTransformer(options: options, maximumPixelCount: maximumResultPixelCount),
+            transformer: TimedTransformer(base: transformer, metrics: metrics),
             thumbnailPixelSize: shrink?.size,
             preserveAspectRatio: shrink?.fit,
             storeCacheType: .memory,
@@ -76,13 +164,29 @@ final class ImageProcessor: Sendable {
         )
     }
 
-    /// The requested format; else the source's when it can be written; else PNG with alpha, JPEG without.
-    func outputFormat(for image: Image, requested: OutputFormat?) -> ImageFormat {
-        if let requested { return requested.imageFormat }
+    /// The source's format when it can be written; else PNG with alpha, JPEG without.
+    func outputFormat(for image: Image) -> ImageFormat {
         let writable: Set<ImageFormat> = [.jpeg, .png, .gif, .webp, .avif]
         if writable.contains(image.format), encoders.canEncode(to: image.format) { return image.format }
         return image.hasAlpha ? .png : .jpeg
     }
+}
+
+/// The HTTP validators the manager stored beside a source's bytes (its JSON extended data).
+struct SourceValidators: Decodable, Sendable {
+    var etag: String?
+    var lastModified: String?
+
+    /// Reads the manager's extended data; nil when it holds neither validator.
+    init?(decoding data: Data?) {
+        guard let data, let decoded = try? JSONDecoder().decode(SourceValidators.self, from: data),
+            decoded.etag != nil || decoded.lastModified != nil
+        else { return nil }
+        self = decoded
+    }
+
+    /// The validators as bytes for the entity tag.
+    var fingerprint: Data { Data("\(etag ?? "")\n\(lastModified ?? "")".utf8) }
 }
 
 extension OutputFormat {

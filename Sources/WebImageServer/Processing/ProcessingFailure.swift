@@ -16,6 +16,10 @@ struct ProcessingFailure: Error, Sendable, Equatable {
     /// A load error as the client should see it: 404 for a source that is not there, 422 for one too large
     /// or not an image the server decodes, 502 for every other failure of the source.
     init(_ error: ImageLoadError, maximumSourcePixelCount: Int) {
+        if let refusal = error.downloadError?.underlying as? SourceURLError {
+            self.init(403, refusal.message)
+            return
+        }
         let codingError = error.downloadError?.codingError ?? error.underlying as? ImageCodingError
         if let codingError, codingError.code == .imageTooLarge || codingError.code == .animationTooLarge {
             self.init(422, "the source image has more than \(maximumSourcePixelCount) pixels")

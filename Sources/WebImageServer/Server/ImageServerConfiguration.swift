@@ -13,18 +13,40 @@ public struct ImageServerConfiguration: Sendable {
     public var presets: ProcessingPresets
     /// Which sources may be fetched.
     public var sourcePolicy: SourceURLPolicy
-    /// The folder of the source cache (a `sources` folder is made inside it); nil is the library's default
-    /// cache root.
+    /// The folder of the caches (`sources` and `results` folders are made inside it); nil is the library's
+    /// default cache root.
     public var cacheDirectory: URL?
+    /// The most bytes the result cache keeps on disk; default 1 GiB, 0 turns it off.
+    public var resultCacheSize: Int
     /// The `max-age` of `Cache-Control` on successful responses, in seconds; default 3600.
     public var maxAge: Int
+    /// The most bytes a source may have; default 50 MB.
+    public var maximumSourceBytes: Int
     /// The most pixels a source may declare in its header; a larger one is refused before decoding (default 50 MP).
     public var maximumSourcePixelCount: Int
     /// The most pixels a result may have (default 50 MP).
     public var maximumResultPixelCount: Int
+    /// The longest wait for a source's connection and for each of its reads; default 10 seconds.
+    public var downloadTimeout: Duration
+    /// The longest a request may wait for its image, queueing, fetching and processing included; past it, 504.
+    /// Default 30 seconds.
+    public var requestTimeout: Duration
+    /// The most redirects a source may take; default 10.
+    public var maximumRedirects: Int
+    /// How many images are fetched and processed at once; default the number of cores.
+    public var workers: Int
+    /// How many requests may wait for a worker; past it the server answers 429 with `Retry-After`. Default 100.
+    public var maximumQueue: Int
+    /// Whether a request without a format whose `Accept` allows WebP gets WebP (with `Vary: Accept`).
+    public var autoWebP: Bool
+    /// Whether a request without a format whose `Accept` allows AVIF gets AVIF (preferred to WebP).
+    public var autoAVIF: Bool
     /// The encoder quality when the URL sets none (imgproxy's default, 80).
     public var defaultQuality: Int
-    /// What fetches sources; nil is the manager's default loader (`ImageDownloader.shared` for HTTP).
+    /// Whether `/` serves the playground page, to try URLs in a browser; default false.
+    public var playground: Bool
+    /// What fetches sources; nil is the server's own HTTP client, which checks every address it connects to
+    /// against ``sourcePolicy``. A loader given here is trusted: it bypasses that connect-time check.
     public var loader: (any ImageLoading)?
 
     /// Creates a configuration; by default on `127.0.0.1:8080`, unsigned, any public source.
@@ -47,10 +69,20 @@ public struct ImageServerConfiguration: Sendable {
         self.presets = presets
         self.sourcePolicy = sourcePolicy
         self.cacheDirectory = cacheDirectory
+        self.resultCacheSize = 1 << 30
         self.maxAge = maxAge
+        self.maximumSourceBytes = 50_000_000
         self.maximumSourcePixelCount = maximumSourcePixelCount
         self.maximumResultPixelCount = maximumResultPixelCount
+        self.downloadTimeout = .seconds(10)
+        self.requestTimeout = .seconds(30)
+        self.maximumRedirects = 10
+        self.workers = ProcessInfo.processInfo.activeProcessorCount
+        self.maximumQueue = 100
+        self.autoWebP = false
+        self.autoAVIF = false
         self.defaultQuality = defaultQuality
+        self.playground = false
         self.loader = loader
     }
 }

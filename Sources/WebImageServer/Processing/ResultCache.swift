@@ -1,0 +1,68 @@
+import Crypto
+import Foundation
+import WebImageKit
+
+/// The processed results on disk (`<cache>/results`), bounded in size: keyed by the source URL, the options
+/// that change pixels and the output format; each entry keeps its bytes and, beside them, its format and
+/// validators. Least recently used entries beyond the size limit go in a clean after every 64 stores.
+final class ResultCache: Sendable {
+    /// What is kept beside a result's bytes.
+    struct Metadata: Codable, Sendable, Equatable {
+        var format: ImageFormat
+        var etag: String
+        var lastModified: String?
+    }
+
+    private let disk: DiskCache?
+    private let stores = LockedValue(0)
+
+    /// A cache of at most `maximumSize` bytes under `root`; none when `maximumSize` is 0.
+    init(root: URL?, maximumSize: Int) {
+        disk = maximumSize > 0
+            ? DiskCache(namespace: "results", root: root, configuration: DiskCacheConfiguration(maxAge: nil, maxSize: maximumSize))
+            : nil
+    }
+
+    /// The stored result for `key`, or nil.
+    func result(forKey key: String) async -> ProcessedImage? {
+        guard let disk, let entry = await disk.entry(forKey: key),
+            let extended = entry.extendedData,
+            let metadata = try? JSONDecoder().decode(Metadata.self, from: extended)
+        else { return nil }
+        return ProcessedImage(data: entry.data, format: metadata.format, etag: metadata.etag, lastModified: metadata.lastModified)
+    }
+
+    /// Stores `result` under `key`; a failure (a full disk) only means the next request processes again.
+    func store(_ result: ProcessedImage, forKey key: String) async {
+        guard let disk else { return }
+        let metadata = Metadata(format: result.format, etag: result.etag, lastModified: result.lastModified)
+        guard let extended = try? JSONEncoder().encode(metadata) else { return }
+        try? await disk.store(result.data, forKey: key, extendedData: extended)
+        let count = stores.withLock { count in
+            count += 1
+            return count
+        }
+        if count % 64 == 0 { _ = try? await disk.clean() }
+    }
+
+    /// The key of a result: a digest of the source URL, the options and the output format asked for.
+    static func key(source: String, options: ProcessingOptions, format: ImageFormat?) -> String {
+        var hasher = SHA256()
+        hasher.update(data: Data(source.utf8))
+        hasher.update(data: Data("\n\(options.pixelKey)\n\(format?.rawValue ?? "auto")".utf8))
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+extension ProcessingOptions {
+    /// Every option that changes the result's bytes, as text: a cache key and part of the ETag.
+    /// `filename`, `return_attachment` and the preset names do not change the bytes; the cache buster does,
+    /// by definition.
+    var pixelKey: String {
+        var copy = self
+        copy.filename = nil
+        copy.returnAttachment = nil
+        copy.presets = []
+        return String(describing: copy)
+    }
+}
