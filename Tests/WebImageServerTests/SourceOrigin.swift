@@ -8,7 +8,9 @@ import WebImageTestSupport
 /// A Hummingbird origin on 127.0.0.1, port 0, that serves the sources of the server tests.
 ///
 /// Routes: `/photo.jpg` (400×300 JPEG, left half red, right half blue), `/alpha.png` (64×32 PNG with
-/// alpha), `/status/:code` (that status, a text body). ``requests`` counts what arrived, by path.
+/// alpha), `/status/:code` (that status, a text body), `/validated.jpg` (the photo with `ETag` and
+/// `Last-Modified`), `/slow/:milliseconds/photo.jpg` (the photo after a delay) and `/redirect?to=URL` (a 302 to
+/// `URL`). ``requests`` counts what arrived, by path.
 struct SourceOrigin: Sendable {
     let photo: Data
     let alphaPNG: Data
@@ -28,6 +30,19 @@ struct SourceOrigin: Sendable {
         router.middlewares.add(CountingMiddleware(counter: counter))
         router.get("photo.jpg") { _, _ in Self.image(photo, type: "image/jpeg") }
         router.get("alpha.png") { _, _ in Self.image(alphaPNG, type: "image/png") }
+        router.get("validated.jpg") { _, _ in
+            var response = Self.image(photo, type: "image/jpeg")
+            response.headers[.eTag] = "\"v1\""
+            response.headers[.lastModified] = "Tue, 24 Nov 2026 10:00:00 GMT"
+            return response
+        }
+        router.get("slow/:milliseconds/photo.jpg") { _, context in
+            try await Task.sleep(for: .milliseconds(context.parameters.get("milliseconds", as: Int.self) ?? 0))
+            return Self.image(photo, type: "image/jpeg")
+        }
+        router.get("redirect") { request, _ in
+            Response(status: .found, headers: [.location: request.uri.queryParameters.get("to") ?? "/"])
+        }
         router.get("status/:code") { _, context in
             let code = context.parameters.get("code", as: Int.self) ?? 500
             return Response(status: .init(code: code), headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "status \(code)")))

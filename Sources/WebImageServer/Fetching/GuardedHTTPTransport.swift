@@ -73,8 +73,7 @@ struct GuardedHTTPTransport: DownloadTransport {
             }
             let allowed = resolved.filter { policy.addressPolicy.allows($0.address) }
             if allowed.isEmpty, let refused = resolved.first {
-                let addressClass = AddressClass(refused.address)
-                let error = SourceURLError(.refusedAddress(addressClass), "sources at \(addressClass.rawValue) addresses are not allowed")
+                let error = SourceURLError.refused(AddressClass(refused.address))
                 throw ImageDownloadError(.rejected, error.message, underlying: error)
             }
             guard !allowed.isEmpty else { throw ImageDownloadError(.network, "the source host has no address") }

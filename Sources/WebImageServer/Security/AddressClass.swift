@@ -24,6 +24,21 @@ public enum AddressClass: String, Sendable, Hashable, CaseIterable {
     /// `100::/64`, `2001:db8::/32`, the local-use NAT64 prefix `64:ff9b:1::/48`.
     case reserved
 
+    /// The class in words, for messages: `loopback`, `private network`, `link-local`, …
+    public var name: String {
+        switch self {
+        case .public: "public"
+        case .loopback: "loopback"
+        case .privateNetwork: "private network"
+        case .linkLocal: "link-local"
+        case .sharedAddressSpace: "shared (carrier-grade NAT)"
+        case .uniqueLocal: "unique-local"
+        case .multicast: "multicast"
+        case .unspecified: "unspecified"
+        case .reserved: "reserved"
+        }
+    }
+
     /// The class of an address (for a resolved address at connect time as much as for a literal host).
     public init(_ address: IPAddress) {
         switch address {

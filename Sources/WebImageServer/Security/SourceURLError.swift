@@ -25,4 +25,9 @@ public struct SourceURLError: Error, Sendable, Hashable, CustomStringConvertible
 
     /// The message.
     public var description: String { message }
+
+    /// The refusal of an address of class `addressClass`, before connecting or at connect time.
+    static func refused(_ addressClass: AddressClass) -> SourceURLError {
+        SourceURLError(.refusedAddress(addressClass), "sources at \(addressClass.name) addresses are not allowed")
+    }
 }

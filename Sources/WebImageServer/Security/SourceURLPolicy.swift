@@ -24,7 +24,7 @@ public struct SourceURLPolicy: Sendable {
         if case .address(let address) = url.host {
             let addressClass = AddressClass(address)
             guard addressPolicy.allows(addressClass) else {
-                throw SourceURLError(.refusedAddress(addressClass), "sources at \(addressClass.rawValue) addresses are not allowed")
+                throw SourceURLError.refused(addressClass)
             }
         }
         return url
