@@ -122,3 +122,34 @@ import WebImageTestSupport
         }
     }
 }
+
+/// Animated sources stay animated in formats that hold animation, within the animation budget.
+@Suite struct ServerAnimationTests {
+    static func frameCount(_ body: ByteBuffer) throws -> Int {
+        try ImageCodersManager.shared.decode(Data(body.readableBytesView), options: ImageDecodingOptions()).frames.count
+    }
+
+    @Test func anAnimatedGIFStaysAnimatedInGIFAndWebPAndBecomesItsFirstFrameInPNG() async throws {
+        try await ServerTestHarness.run { client, base, _ in
+            for (uri, frames) in [("/_/w:20/plain/\(base)/animation.gif", 3), ("/_/w:20/f:webp/plain/\(base)/animation.gif", 3),
+                                  ("/_/w:20/f:png/plain/\(base)/animation.gif", 1)] {
+                try await client.execute(uri: uri, method: .get) { response in
+                    #expect(response.status == .ok, "\(uri)")
+                    let image = try ImageCodersManager.shared.decode(Data(response.body.readableBytesView), options: ImageDecodingOptions())
+                    #expect(image.frames.count == frames, "\(uri)")
+                    #expect(image.pixelSize == PixelSize(width: 20, height: 15), "\(uri)")
+                }
+            }
+        }
+    }
+
+    @Test func anAnimationOverTheBudgetIsServedAsItsFirstFrame() async throws {
+        try await ServerTestHarness.run(configure: { $0.maximumAnimationBytes = 40 * 30 * 4 * 2 }) { client, base, _ in
+            try await client.execute(uri: "/_/w:20/plain/\(base)/animation.gif", method: .get) { response in
+                #expect(response.status == .ok)
+                let frames = try Self.frameCount(response.body)
+                #expect(frames == 1)
+            }
+        }
+    }
+}

@@ -8,28 +8,34 @@ import WebImageTestSupport
 /// A Hummingbird origin on 127.0.0.1, port 0, that serves the sources of the server tests.
 ///
 /// Routes: `/photo.jpg` (400×300 JPEG, left half red, right half blue), `/alpha.png` (64×32 PNG with
-/// alpha), `/status/:code` (that status, a text body), `/validated.jpg` (the photo with `ETag` and
+/// alpha), `/status/:code` (that status, a text body), `/animation.gif` (three frames), `/validated.jpg` (the photo with `ETag` and
 /// `Last-Modified`), `/slow/:milliseconds/photo.jpg` (the photo after a delay) and `/redirect?to=URL` (a 302 to
 /// `URL`). ``requests`` counts what arrived, by path.
 struct SourceOrigin: Sendable {
     let photo: Data
     let alphaPNG: Data
+    /// A 40×30 GIF of three frames (red, green, blue), 100 ms each.
+    let animation: Data
     let requests = RequestCounter()
 
     init() throws {
         photo = try ImageCodersManager.shared.encode(Image(pixels: Self.halves(width: 400, height: 300)), as: .jpeg, options: .init())
         alphaPNG = try ImageCodersManager.shared.encode(
             Image(pixels: PixelBuffer(width: 64, height: 32, fill: RGBA(red: 0, green: 200, blue: 0, alpha: 128))), as: .png, options: .init())
+        let colours = [RGBA(red: 255, green: 0, blue: 0), RGBA(red: 0, green: 255, blue: 0), RGBA(red: 0, green: 0, blue: 255)]
+        let frames = colours.map { ImageFrame(pixels: PixelBuffer(width: 40, height: 30, fill: $0), duration: .milliseconds(100)) }
+        animation = try ImageCodersManager.shared.encode(Image(frames: frames, format: .gif), as: .gif, options: .init())
     }
 
     /// Runs `body` with the origin listening; `body` gets the origin's base URL, such as `http://127.0.0.1:41234`.
     func run(_ body: @escaping @Sendable (String) async throws -> Void) async throws {
         let router = Router()
         let counter = requests
-        let photo = self.photo, alphaPNG = self.alphaPNG
+        let photo = self.photo, alphaPNG = self.alphaPNG, animation = self.animation
         router.middlewares.add(CountingMiddleware(counter: counter))
         router.get("photo.jpg") { _, _ in Self.image(photo, type: "image/jpeg") }
         router.get("alpha.png") { _, _ in Self.image(alphaPNG, type: "image/png") }
+        router.get("animation.gif") { _, _ in Self.image(animation, type: "image/gif") }
         router.get("validated.jpg") { _, _ in
             var response = Self.image(photo, type: "image/jpeg")
             response.headers[.eTag] = "\"v1\""

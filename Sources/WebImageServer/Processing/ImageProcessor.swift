@@ -36,7 +36,9 @@ final class ImageProcessor: Sendable {
 
     init(configuration: ImageServerConfiguration, metrics: ServerMetrics, logger: Logger) throws {
         let decoders = ImageCodersManager(coders: [TimedDecoder(base: SourceDecoder(coders: .shared), metrics: metrics)])
-        let decoding = ImageDecodingOptions(maximumPixelCount: configuration.maximumSourcePixelCount)
+        var decoding = ImageDecodingOptions(maximumPixelCount: configuration.maximumSourcePixelCount)
+        decoding.maximumAnimationByteCount = configuration.maximumAnimationBytes
+        decoding.firstFrameWhenAnimationTooLarge = true
         let loader: any ImageLoading
         if let given = configuration.loader {
             loader = given
@@ -110,13 +112,17 @@ final class ImageProcessor: Sendable {
         }
         let loaded: ImageLoadResult
         do {
-            loaded = try await manager.loadImage(from: source, options: [.retryFailed, .decodeFirstFrameOnly], context: context(for: options))
+            // Animations are decoded whole (within the animation budget) when the result may be animated.
+            let keepsAnimation = requested.map(Self.animatedFormats.contains) ?? true
+            let loadOptions: ImageLoadOptions = keepsAnimation ? [.retryFailed, .transformAnimatedImage] : [.retryFailed, .decodeFirstFrameOnly]
+            loaded = try await manager.loadImage(from: source, options: loadOptions, context: context(for: options))
         } catch {
             throw ProcessingFailure(error, maximumSourcePixelCount: maximumSourcePixelCount)
         }
         let image = loaded.image
         let format = requested ?? outputFormat(for: image)
-        let encoding = ImageEncodingOptions(quality: Double(options.quality ?? defaultQuality) / 100)
+        let encoding = ImageEncodingOptions(
+            quality: Double(options.quality ?? defaultQuality) / 100, firstFrameOnly: !Self.animatedFormats.contains(format))
         let encoders = self.encoders
         let data: Data
         do {
@@ -163,6 +169,9 @@ final class ImageProcessor: Sendable {
             decodingOptions: decoding
         )
     }
+
+    /// The formats whose results keep a source's animation.
+    static let animatedFormats: Set<ImageFormat> = [.gif, .webp, .avif]
 
     /// The source's format when it can be written; else PNG with alpha, JPEG without.
     func outputFormat(for image: Image) -> ImageFormat {

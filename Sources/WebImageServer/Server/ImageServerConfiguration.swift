@@ -26,6 +26,9 @@ public struct ImageServerConfiguration: Sendable {
     public var maximumSourcePixelCount: Int
     /// The most pixels a result may have (default 50 MP).
     public var maximumResultPixelCount: Int
+    /// The most bytes an animation's decoded frames may take (frames × width × height × 4); a larger one is
+    /// served as a still image of its first frame. Default 256 MiB; 0 makes every animation still.
+    public var maximumAnimationBytes: Int
     /// The longest wait for a source's connection and for each of its reads; default 10 seconds.
     public var downloadTimeout: Duration
     /// The longest a request may wait for its image, queueing, fetching and processing included; past it, 504.
@@ -74,6 +77,7 @@ public struct ImageServerConfiguration: Sendable {
         self.maximumSourceBytes = 50_000_000
         self.maximumSourcePixelCount = maximumSourcePixelCount
         self.maximumResultPixelCount = maximumResultPixelCount
+        self.maximumAnimationBytes = 256 << 20
         self.downloadTimeout = .seconds(10)
         self.requestTimeout = .seconds(30)
         self.maximumRedirects = 10
