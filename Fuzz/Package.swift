@@ -14,6 +14,12 @@ let package = Package(
             name: "FuzzSupport",
             dependencies: [.product(name: "WebImageCoders", package: "WebImageKit")]
         ),
+        // The image server's URL, signature, source and address parsers.
+        .executableTarget(
+            name: "FuzzServerURL",
+            dependencies: [.product(name: "WebImageServer", package: "WebImageKit")],
+            path: "Sources/FuzzServerURL"
+        ),
     ] + targets.map { name in
         .executableTarget(name: "Fuzz\(name)", dependencies: ["FuzzSupport"], path: "Sources/Fuzz\(name)")
     }

@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
-targets=(Detect JPEG PNG GIF WebP AVIF Progressive FrameSources KeyScale)
+targets=(Detect JPEG PNG GIF WebP AVIF Progressive FrameSources KeyScale ServerURL)
 
 scripts/install-deps.sh >&2
 flags=(--package-path Fuzz --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address)

@@ -53,6 +53,15 @@ def main():
         "FrameSources": with_truncations(fixtures("gif", "apng", "webp")),
         "KeyScale": ((str(i), key.encode()) for i, key in enumerate([
             "https://example.com/icon@2x.png", "icon@3x.jpg", "a@2x.@3x.png", "@2x.", "x" * 200 + "@3x.gif", "é@2x.png"])),
+        # Request paths of `webimage serve` (imgproxy URLs), source URLs and addresses.
+        "ServerURL": ((str(i), path.encode()) for i, path in enumerate([
+            "/sig/rs:fill:300:200:1/g:sm/q:80/plain/https://images.example/photos/a.jpg@webp",
+            "/_/pr:thumb/w:100/aHR0cHM6Ly9pbWFnZXMuZXhhbXBsZS9waG90b3MvYS5qcGc.png",
+            "/_/aHR0cHM6Ly9pbWFnZXMu/ZXhhbXBsZS9waG90b3MvYS5qcGc",
+            "/_/c:0.5:0.5:nowe:10:10/bg:ff0000/fn:a%20b/att:1/plain/http://[::ffff:127.0.0.1]:8080/x%3Fy=1",
+            "/_/rs:auto:0:0:0:1/dpr:2.5/el:1/ex:1:so/bl:2/sh:0.5/rot:270/ar:0/sm:1/cb:123/plain/https://a.example/b",
+            "https://user@evil.example/x.jpg", "http://0x7f.1/", "::ffff:10.0.0.1", "thumb=rs:fill:20:20/pr:thumb",
+        ])),
     }
     for target, files in corpora.items():
         print(f"{target}: {write(os.path.join(out, target), files)} seeds")

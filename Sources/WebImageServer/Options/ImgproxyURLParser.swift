@@ -74,7 +74,7 @@ public struct ImgproxyURLParser: Sendable {
 
     /// The first segment of a path starting with `/`, and the rest from its `/` (what the signature covers);
     /// nil when the path has no second `/`.
-    static func splitSignature(_ path: String) -> (signature: Substring, signedPath: Substring)? {
+    public static func splitSignature(_ path: String) -> (signature: Substring, signedPath: Substring)? {
         let afterSlash = path.dropFirst()
         guard let slash = afterSlash.firstIndex(of: "/") else { return nil }
         return (afterSlash[..<slash], afterSlash[slash...])
