@@ -171,3 +171,29 @@ import WebImageTestSupport
         #expect(state.isDraining)
     }
 }
+
+/// Cached sources and results are used for `sourceMaxAge`, then the source is asked again, conditionally.
+@Suite struct SourceFreshnessTests {
+    @Test func aStaleSourceIsRevalidatedWithItsETagAndA304KeepsTheCachedBytes() async throws {
+        try await ServerTestHarness.run(configure: { $0.sourceMaxAge = .zero }) { client, base, origin in
+            for width in [51, 52, 51] {
+                try await client.execute(uri: "/_/w:\(width)/plain/\(base)/validated.jpg", method: .get) { response in
+                    #expect(response.status == .ok)
+                    let image = try ImageCodersManager.shared.decode(Data(response.body.readableBytesView), options: ImageDecodingOptions())
+                    #expect(image.pixelSize.width == width)
+                }
+            }
+            #expect(await origin.requests.count("/validated.jpg") == 3)
+            #expect(await origin.requests.count("/validated.jpg (304)") == 2)
+        }
+    }
+
+    @Test func aFreshSourceAndItsResultsAreNotFetchedAgain() async throws {
+        try await ServerTestHarness.run { client, base, origin in
+            for width in [51, 52, 51] {
+                try await client.execute(uri: "/_/w:\(width)/plain/\(base)/validated.jpg", method: .get) { #expect($0.status == .ok) }
+            }
+            #expect(await origin.requests.count("/validated.jpg") == 1)
+        }
+    }
+}

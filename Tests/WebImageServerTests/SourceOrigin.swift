@@ -9,7 +9,7 @@ import WebImageTestSupport
 ///
 /// Routes: `/photo.jpg` (400×300 JPEG, left half red, right half blue), `/alpha.png` (64×32 PNG with
 /// alpha), `/status/:code` (that status, a text body), `/animation.gif` (three frames), `/validated.jpg` (the photo with `ETag` and
-/// `Last-Modified`), `/slow/:milliseconds/photo.jpg` (the photo after a delay) and `/redirect?to=URL` (a 302 to
+/// `Last-Modified`; 304 to its ETag), `/slow/:milliseconds/photo.jpg` (the photo after a delay) and `/redirect?to=URL` (a 302 to
 /// `URL`). ``requests`` counts what arrived, by path.
 struct SourceOrigin: Sendable {
     let photo: Data
@@ -36,7 +36,11 @@ struct SourceOrigin: Sendable {
         router.get("photo.jpg") { _, _ in Self.image(photo, type: "image/jpeg") }
         router.get("alpha.png") { _, _ in Self.image(alphaPNG, type: "image/png") }
         router.get("animation.gif") { _, _ in Self.image(animation, type: "image/gif") }
-        router.get("validated.jpg") { _, _ in
+        router.get("validated.jpg") { request, _ in
+            if request.headers[.ifNoneMatch] == "\"v1\"" {
+                await counter.record("/validated.jpg (304)")
+                return Response(status: .notModified, headers: [.eTag: "\"v1\""])
+            }
             var response = Self.image(photo, type: "image/jpeg")
             response.headers[.eTag] = "\"v1\""
             response.headers[.lastModified] = "Tue, 24 Nov 2026 10:00:00 GMT"

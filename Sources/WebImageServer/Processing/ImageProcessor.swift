@@ -33,6 +33,7 @@ final class ImageProcessor: Sendable {
     let maximumSourcePixelCount: Int
     let maximumResultPixelCount: Int
     let defaultQuality: Int
+    let sourceMaxAge: Duration
 
     init(configuration: ImageServerConfiguration, metrics: ServerMetrics, logger: Logger) throws {
         let decoders = ImageCodersManager(coders: [TimedDecoder(base: SourceDecoder(coders: .shared), metrics: metrics)])
@@ -67,13 +68,14 @@ final class ImageProcessor: Sendable {
         maximumSourcePixelCount = configuration.maximumSourcePixelCount
         maximumResultPixelCount = configuration.maximumResultPixelCount
         defaultQuality = configuration.defaultQuality
+        sourceMaxAge = configuration.sourceMaxAge
     }
 
     /// The result for `source` and `options` in `format` (nil: the source's format when it can be written):
     /// from the result cache, or made once however many requests ask for it at the same time.
     func result(for source: URL, options: ProcessingOptions, format: ImageFormat?) async throws(ProcessingFailure) -> ProcessedImage {
         let key = ResultCache.key(source: source.absoluteString, options: options, format: format)
-        if let cached = await results.result(forKey: key) {
+        if let cached = await results.result(forKey: key, maximumAge: sourceMaxAge) {
             metrics.resultCacheHits.increment()
             return cached
         }
@@ -100,7 +102,7 @@ final class ImageProcessor: Sendable {
     /// The entity tag a result for `key` will have, known without processing when the source is cached
     /// with validators; nil otherwise.
     func knownETag(forKey key: String, source: URL) async -> String? {
-        if let cached = await results.result(forKey: key) { return cached.etag }
+        if let cached = await results.result(forKey: key, maximumAge: sourceMaxAge) { return cached.etag }
         guard let validators = await storedValidators(of: source) else { return nil }
         return Self.etag(key: key, fingerprint: validators.fingerprint)
     }
@@ -115,6 +117,7 @@ final class ImageProcessor: Sendable {
             // Animations are decoded whole (within the animation budget) when the result may be animated.
             let keepsAnimation = requested.map(Self.animatedFormats.contains) ?? true
             let loadOptions: ImageLoadOptions = keepsAnimation ? [.retryFailed, .transformAnimatedImage] : [.retryFailed, .decodeFirstFrameOnly]
+            await revalidateIfStale(source)
             loaded = try await manager.loadImage(from: source, options: loadOptions, context: context(for: options))
         } catch {
             throw ProcessingFailure(error, maximumSourcePixelCount: maximumSourcePixelCount)
@@ -140,7 +143,7 @@ final class ImageProcessor: Sendable {
     }
 
     /// The validators the source was stored with, when it has any.
-    private func storedValidators(of source: URL) async -> SourceValidators? {
+    func storedValidators(of source: URL) async -> SourceValidators? {
         let entry = await sourceCache.diskCache.entry(forKey: manager.cacheKey(for: source))
         return SourceValidators(decoding: entry?.extendedData)
     }
@@ -181,10 +184,22 @@ final class ImageProcessor: Sendable {
     }
 }
 
-/// The HTTP validators the manager stored beside a source's bytes (its JSON extended data).
-struct SourceValidators: Decodable, Sendable {
+/// The HTTP validators the manager stores beside a source's bytes (its JSON extended data: `etag`,
+/// `lastModified`, `contentType`).
+struct SourceValidators: Codable, Sendable {
     var etag: String?
     var lastModified: String?
+    var contentType: String?
+
+    /// The validators of a response.
+    init(response: DownloadResponse) {
+        etag = response.value(forHeader: "etag")
+        lastModified = response.value(forHeader: "last-modified")
+        contentType = response.value(forHeader: "content-type")
+    }
+
+    /// The JSON the manager writes.
+    func encoded() -> Data? { try? JSONEncoder().encode(self) }
 
     /// Reads the manager's extended data; nil when it holds neither validator.
     init?(decoding data: Data?) {

@@ -11,6 +11,8 @@ final class ResultCache: Sendable {
         var format: ImageFormat
         var etag: String
         var lastModified: String?
+        /// When the result was made.
+        var created: Date
     }
 
     private let disk: DiskCache?
@@ -23,11 +25,12 @@ final class ResultCache: Sendable {
             : nil
     }
 
-    /// The stored result for `key`, or nil.
-    func result(forKey key: String) async -> ProcessedImage? {
+    /// The stored result for `key` made less than `maximumAge` ago, or nil.
+    func result(forKey key: String, maximumAge: Duration) async -> ProcessedImage? {
         guard let disk, let entry = await disk.entry(forKey: key),
             let extended = entry.extendedData,
-            let metadata = try? JSONDecoder().decode(Metadata.self, from: extended)
+            let metadata = try? JSONDecoder().decode(Metadata.self, from: extended),
+            Date().timeIntervalSince(metadata.created) < maximumAge.seconds
         else { return nil }
         return ProcessedImage(data: entry.data, format: metadata.format, etag: metadata.etag, lastModified: metadata.lastModified)
     }
@@ -35,7 +38,7 @@ final class ResultCache: Sendable {
     /// Stores `result` under `key`; a failure (a full disk) only means the next request processes again.
     func store(_ result: ProcessedImage, forKey key: String) async {
         guard let disk else { return }
-        let metadata = Metadata(format: result.format, etag: result.etag, lastModified: result.lastModified)
+        let metadata = Metadata(format: result.format, etag: result.etag, lastModified: result.lastModified, created: Date())
         guard let extended = try? JSONEncoder().encode(metadata) else { return }
         try? await disk.store(result.data, forKey: key, extendedData: extended)
         let count = stores.withLock { count in
@@ -64,5 +67,12 @@ extension ProcessingOptions {
         copy.returnAttachment = nil
         copy.presets = []
         return String(describing: copy)
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a `TimeInterval`.
+    var seconds: TimeInterval {
+        TimeInterval(components.seconds) + TimeInterval(components.attoseconds) / 1e18
     }
 }

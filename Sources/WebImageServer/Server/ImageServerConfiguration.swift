@@ -18,6 +18,9 @@ public struct ImageServerConfiguration: Sendable {
     public var cacheDirectory: URL?
     /// The most bytes the result cache keeps on disk; default 1 GiB, 0 turns it off.
     public var resultCacheSize: Int
+    /// How long a cached source and the results made from it are used without asking the source again; past
+    /// it, the source is revalidated with its `ETag`/`Last-Modified` (a 304 keeps the cached bytes). Default one hour.
+    public var sourceMaxAge: Duration
     /// The `max-age` of `Cache-Control` on successful responses, in seconds; default 3600.
     public var maxAge: Int
     /// The most bytes a source may have; default 50 MB.
@@ -73,6 +76,7 @@ public struct ImageServerConfiguration: Sendable {
         self.sourcePolicy = sourcePolicy
         self.cacheDirectory = cacheDirectory
         self.resultCacheSize = 1 << 30
+        self.sourceMaxAge = .seconds(3600)
         self.maxAge = maxAge
         self.maximumSourceBytes = 50_000_000
         self.maximumSourcePixelCount = maximumSourcePixelCount
