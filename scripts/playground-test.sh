@@ -14,6 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 fail() { echo "FAIL: $*"; exit 1; }
+py=/usr/bin/python3   # Debian's, with python3-pil (another python3 may come first on PATH)
 
 scripts/install-deps.sh chromium python3-pil fonts-dejavu-core curl >&2
 if [[ -z ${WEBIMAGE:-} ]]; then
@@ -31,13 +32,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+free_port() { "$py" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 get() { curl --noproxy '*' -s "$@"; }
 
 # The origin: a generated photo-like JPEG.
 "$WEBIMAGE" samples "$scratch/origin" --only photo.jpg --size 900x600 >/dev/null
 origin_port=$(free_port)
-python3 -m http.server --bind 127.0.0.1 --directory "$scratch/origin" "$origin_port" >"$scratch/origin.log" 2>&1 &
+"$py" -m http.server --bind 127.0.0.1 --directory "$scratch/origin" "$origin_port" >"$scratch/origin.log" 2>&1 &
 pids+=($!)
 origin="http://127.0.0.1:$origin_port"
 
@@ -71,7 +72,7 @@ shot() { browser --screenshot="$2" "$1" >/dev/null; [[ -s $2 ]] || fail "no scre
 
 # text FILE ID: the text of the element with that id in a dumped DOM (tags dropped, entities decoded).
 text() {
-    python3 - "$1" "$2" <<'PY'
+    "$py" - "$1" "$2" <<'PY'
 import html, re, sys
 page = open(sys.argv[1], encoding="utf-8").read()
 match = re.search(r'<(\w+)[^>]*\bid="%s"[^>]*>(.*?)</\1>' % re.escape(sys.argv[2]), page, re.S)
@@ -87,7 +88,7 @@ expect_text() { # FILE ID WANTED
 # found SCREENSHOT IMAGE: whether IMAGE appears unscaled in SCREENSHOT (a 24×24 grid of its pixels within 12
 # levels per channel, at least 98% of them); prints where.
 found() {
-    python3 - "$1" "$2" <<'PY'
+    "$py" - "$1" "$2" <<'PY'
 import sys
 from PIL import Image, ImageStat
 shot = Image.open(sys.argv[1]).convert("RGB")
@@ -114,7 +115,7 @@ PY
 
 start_server open
 source_url="$origin/photo.jpg"
-query="src=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$source_url")"
+query="src=$("$py" -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$source_url")"
 query+="&w=360&h=240&rt=fill&g=ce&format=png&q=90"
 image_url="$server/unsafe/rs:fill:360:240/q:90/plain/$source_url@png"
 
@@ -122,7 +123,7 @@ image_url="$server/unsafe/rs:fill:360:240/q:90/plain/$source_url@png"
 status=$(get -o "$scratch/expected.png" -w '%{http_code}' "$image_url")
 [[ $status == 200 ]] || fail "the image URL answered $status: $(head -c 300 "$scratch/expected.png")"
 size=$(stat -c %s "$scratch/expected.png")
-dimensions=$(python3 -c 'import sys; from PIL import Image; w, h = Image.open(sys.argv[1]).size; print(f"{w} × {h}")' "$scratch/expected.png")
+dimensions=$("$py" -c 'import sys; from PIL import Image; w, h = Image.open(sys.argv[1]).size; print(f"{w} × {h}")' "$scratch/expected.png")
 
 # Before it runs (no auto=1), the page shows no image: the pixel check must not find it.
 shot "$server/?$query" "$scratch/idle.png"
@@ -135,7 +136,7 @@ expect_text "$scratch/page.html" status "200 OK"
 expect_text "$scratch/page.html" type "image/png"
 expect_text "$scratch/page.html" dimensions "$dimensions"
 bytes=$(text "$scratch/page.html" bytes)
-[[ $bytes == "$(python3 -c 'import sys; print(f"{int(sys.argv[1]):,}")' "$size") bytes"* ]] || fail "#bytes shows '$bytes', expected $size bytes"
+[[ $bytes == "$("$py" -c 'import sys; print(f"{int(sys.argv[1]):,}")' "$size") bytes"* ]] || fail "#bytes shows '$bytes', expected $size bytes"
 [[ $(text "$scratch/page.html" time) =~ ^[0-9]+\ ms$ ]] || fail "#time shows '$(text "$scratch/page.html" time)'"
 
 shot "$server/?$query&auto=1" "$scratch/page.png"
@@ -157,7 +158,7 @@ dom "$server/?$query&auto=1" "$scratch/unsigned.html"
 expect_text "$scratch/unsigned.html" status "–"
 signed_path="/rs:fill:360:240/q:90/plain/$source_url@png"
 expect_text "$scratch/unsigned.html" signed-path "$signed_path"
-signature=$(python3 -c '
+signature=$("$py" -c '
 import base64, hashlib, hmac, sys
 key, salt, path = bytes.fromhex(sys.argv[1]), bytes.fromhex(sys.argv[2]), sys.argv[3].encode()
 print(base64.urlsafe_b64encode(hmac.new(key, salt + path, hashlib.sha256).digest()).rstrip(b"=").decode())' "$key" "$salt" "$signed_path")
@@ -167,8 +168,17 @@ expect_text "$scratch/signed.html" status "200 OK"
 expect_text "$scratch/signed.html" type "image/png"
 
 if [[ -n ${SCREENSHOT:-} ]]; then
-    python3 -c 'import sys; from PIL import Image; Image.open(sys.argv[1]).convert("RGB").quantize(128).save(sys.argv[2], optimize=True)' \
-        "$scratch/page.png" "$SCREENSHOT"
+    # Cropped below the lowest row that is not the page's background, in 256 colours.
+    "$py" - "$scratch/page.png" "$SCREENSHOT" <<'PY'
+import sys
+from PIL import Image
+page = Image.open(sys.argv[1]).convert("RGB")
+width, height = page.size
+background = page.getpixel((width - 1, height - 1))
+pixels = page.load()
+bottom = max(y for y in range(height) if any(pixels[x, y] != background for x in range(0, width, 2)))
+page.crop((0, 0, width, min(height, bottom + 24))).quantize(256).save(sys.argv[2], optimize=True)
+PY
     echo "playground: screenshot written to $SCREENSHOT" >&2
 fi
 echo PASS
