@@ -14,6 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 fail() { echo "FAIL: $*"; exit 1; }
+trap 'echo "FAIL: line $LINENO: $BASH_COMMAND"' ERR
 py=/usr/bin/python3   # Debian's, with python3-pil (another python3 may come first on PATH)
 
 scripts/install-deps.sh chromium python3-pil fonts-dejavu-core curl >&2
