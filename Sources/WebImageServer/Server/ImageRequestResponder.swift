@@ -24,6 +24,8 @@ struct ImageRequestResponder: HTTPResponder {
     let metrics: ServerMetrics
     let maxAge: Int
     let logger: Logger
+    /// Whether `/` serves the ``PlaygroundPage``.
+    let playground: Bool
 
     init(configuration: ImageServerConfiguration, state: ServerState, metrics: ServerMetrics, logger: Logger) throws {
         signature = configuration.signature
@@ -35,6 +37,7 @@ struct ImageRequestResponder: HTTPResponder {
         self.metrics = metrics
         maxAge = configuration.maxAge
         self.logger = logger
+        playground = configuration.playground
     }
 
     /// `X-Request-ID`.
@@ -73,6 +76,7 @@ struct ImageRequestResponder: HTTPResponder {
         if path == "/health" {
             return state.isDraining ? Self.text(.serviceUnavailable, "draining") : Self.text(.ok, "ok")
         }
+        if path == "/", playground { return PlaygroundPage.response(signing: signature.isEnabled) }
 
         let (signatureSegment, signedPath) = ImgproxyURLParser.splitSignature(path) ?? ("", "")
         guard signature.isValid(signature: signatureSegment, signedPath: signedPath) else {
