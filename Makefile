@@ -22,6 +22,7 @@ test: deps
 	$(SWIFT) build $(RELEASE) --build-tests
 	$(SWIFT) test $(RELEASE) --skip-build $(NOT_STRESS)
 	$(SWIFT) test $(RELEASE) --skip-build $(STRESS)
+	WEBIMAGE=$$($(SWIFT) build $(RELEASE) --show-bin-path)/webimage scripts/playground-test.sh
 
 # The whole suite under the thread sanitizer, in its own build folder; a report makes the run fail.
 TSAN = --sanitize=thread --scratch-path .build-tsan
