@@ -44,7 +44,7 @@ struct ResizePlan: Sendable, Hashable {
                     height: max(1, min(scaledSize.height, Int((Double(scaledSize.width) / ratio).rounded()))))
             }
             if area != scaledSize {
-                let origin = Self.origin(of: area, in: scaledSize, gravity: options.gravity)
+                let origin = Self.origin(of: area, in: scaledSize, gravity: options.gravity, offsetScale: options.dpr)
                 crop = Rect(x: origin.x, y: origin.y, width: area.width, height: area.height)
             }
         case .fit, .auto:
@@ -74,11 +74,13 @@ struct ResizePlan: Sendable, Hashable {
             height: max(1, Int((Double(size.height) * scale).rounded())))
     }
 
-    /// Where an `area` cut from `image` starts under `gravity`: offsets of 1 or more are pixels, smaller
-    /// ones fractions of the image; they move the area away from its edge; the area stays inside the image.
-    static func origin(of area: PixelSize, in image: PixelSize, gravity: Gravity) -> (x: Int, y: Int) {
+    /// Where an `area` cut from `image` starts under `gravity`: offsets of 1 or more are pixels (times
+    /// `offsetScale`, the `dpr` for areas of the result, as imgproxy scales them), smaller ones fractions of
+    /// the image; they move the area away from its edge; the area stays inside the image. `extend` places
+    /// an image on a larger canvas with it too: the image is the `area`, the canvas the `image`.
+    static func origin(of area: PixelSize, in image: PixelSize, gravity: Gravity, offsetScale: Double = 1) -> (x: Int, y: Int) {
         let spareX = Double(image.width - area.width), spareY = Double(image.height - area.height)
-        func offset(_ value: Double, _ side: Int) -> Double { abs(value) < 1 ? value * Double(side) : value }
+        func offset(_ value: Double, _ side: Int) -> Double { abs(value) < 1 ? value * Double(side) : value * offsetScale }
         let dx = offset(gravity.xOffset, image.width), dy = offset(gravity.yOffset, image.height)
         let x: Double, y: Double
         switch gravity.anchor {
