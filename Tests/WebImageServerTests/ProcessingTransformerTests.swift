@@ -132,6 +132,15 @@ import WebImageKit
         #expect(try transform("f:png", halfGreen) == halfGreen)
     }
 
+    @Test func anImageWhoseFormatIsChosenAfterProcessingIsFlattenedOnlyForJPEG() throws {
+        let halfGreen = Image(pixels: PixelBuffer(width: 4, height: 4, fill: RGBA(red: 0, green: 200, blue: 0, alpha: 128)), format: .png)
+        let plain = try Self.options("w:10")
+        #expect(try plain.flattened(halfGreen, for: .jpeg).pixels[1, 1] == RGBA(red: 127, green: 227, blue: 127))
+        #expect(try plain.flattened(halfGreen, for: .webp) === halfGreen)
+        let onBlue = try Self.options("bg:00f").flattened(halfGreen, for: .webp)
+        #expect(!onBlue.hasAlpha && onBlue.pixels[1, 1] == RGBA(red: 0, green: 100, blue: 127))
+    }
+
     @Test func extendRefusesACanvasOverThePixelLimitBeforeAllocatingIt() throws {
         let small = PixelBuffer(width: 40, height: 20, fill: Colors.red)
         for segments in ["w:1000/h:1000/ex:1", "w:2000000000/h:2000000000/ex:1"] {
