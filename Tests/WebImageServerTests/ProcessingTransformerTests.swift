@@ -87,6 +87,26 @@ import WebImageKit
         #expect(Colors.close(blurred[20, 25], Colors.red, tolerance: 1))
     }
 
+    @Test func aWideBlurStaysCloseToTheDirectGaussian() throws {
+        // Above sigma 8 the blur runs on a shrunk image; compared with the direct Gaussian, within a few levels.
+        let picture = SyntheticImages.quadrants(width: 80, height: 40)
+        let wide = try WideBlur(sigma: 12).transform(pixels: picture)
+        let direct = try ImageTransformers.Blur(radius: 12).transform(pixels: picture)
+        #expect(wide.size == direct.size)
+        var largest = 0
+        for (a, b) in zip(wide.bytes, direct.bytes) { largest = max(largest, abs(Int(a) - Int(b))) }
+        #expect(largest <= 8, "largest difference \(largest)")
+        // However wide, the cost stays bounded and the result is the image's size and mean colour.
+        let huge = try transform("bl:100000")
+        #expect(huge.size == Self.quadrants.size)
+        #expect(Colors.close(huge[0, 0], huge[199, 99], tolerance: 2))
+    }
+
+    @Test func aSharpenThatWouldCostTooMuchIsRefused() throws {
+        #expect(throws: ImageProcessingError.self) { _ = try transform("sh:100000") }
+        #expect(try transform("sh:5").size == Self.quadrants.size)
+    }
+
     @Test func sharpenSteepensEdgesAndLeavesFlatAreas() throws {
         let step = SyntheticImages.pattern(width: 40, height: 10) { x, _ in
             x < 20 ? RGBA(red: 100, green: 100, blue: 100) : RGBA(red: 150, green: 150, blue: 150)
