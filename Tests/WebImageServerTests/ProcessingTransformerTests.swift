@@ -169,6 +169,9 @@ import WebImageKit
             }
         }
         #expect(try transform("w:100/h:50/ex:1", small, maximumPixelCount: 5000).size == PixelSize(width: 100, height: 50))
+        for segments in ["w:9223372036854775807/dpr:1e300/el:1", "w:9223372036854775807/h:9223372036854775807/dpr:1e300/ex:1"] {
+            #expect(throws: ImageProcessingError.self, "\(segments)") { _ = try transform(segments, small) }
+        }
     }
 
     @Test func smartGravityPicksTheDetailedRegion() throws {

@@ -19,8 +19,8 @@ struct ResizePlan: Sendable, Hashable {
     /// The plan for `source` under `options`: sizes times `dpr`, 0 keeps the aspect ratio, no enlarging
     /// unless `enlarge`.
     init(source: PixelSize, options: ProcessingOptions) {
-        let width = (Double(options.width) * options.dpr).rounded()
-        let height = (Double(options.height) * options.dpr).rounded()
+        let width = Self.clamped((Double(options.width) * options.dpr).rounded())
+        let height = Self.clamped((Double(options.height) * options.dpr).rounded())
         let sourceWidth = Double(source.width), sourceHeight = Double(source.height)
         crop = nil
         guard width > 0 || height > 0 else {
@@ -70,8 +70,17 @@ struct ResizePlan: Sendable, Hashable {
     private static func scaled(_ size: PixelSize, by scale: Double) -> PixelSize {
         guard scale != 1 else { return size }
         return PixelSize(
-            width: max(1, Int((Double(size.width) * scale).rounded())),
-            height: max(1, Int((Double(size.height) * scale).rounded())))
+            width: max(1, Int(clamped((Double(size.width) * scale).rounded()))),
+            height: max(1, Int(clamped((Double(size.height) * scale).rounded()))))
+    }
+
+    /// The largest side a plan holds: far above ``PixelBuffer/maximumSide``, so a plan that reaches it is
+    /// refused by the pixel limit, yet small enough that converting it to `Int` cannot trap (a `dpr` of
+    /// 1e300 times a width of `Int.max` is infinite).
+    static let largestSide = Double(1 << 40)
+
+    private static func clamped(_ side: Double) -> Double {
+        side.isNaN ? 0 : min(side, largestSide)
     }
 
     /// Where an `area` cut from `image` starts under `gravity`: offsets of 1 or more are pixels (times
