@@ -141,14 +141,4 @@ import WebImageTestSupport
             }
         }
     }
-
-    @Test func anOptionNotImplementedYetIs501NamingIt() async throws {
-        try await withServer { client, base, origin in
-            try await client.execute(uri: "/_/w:10/bl:2/plain/\(base)/photo.jpg", method: .get) { response in
-                #expect(response.status == .notImplemented)
-                #expect(String(buffer: response.body) == "the option 'blur' is not implemented yet\n")
-            }
-            #expect(await origin.requests.count("/photo.jpg") == 0)
-        }
-    }
 }

@@ -65,6 +65,14 @@ import WebImageKit
         #expect(ResizePlan.origin(of: area, in: image, gravity: Gravity(.focusPoint, xOffset: 0, yOffset: 1)) == (0, 100))
     }
 
+    @Test func absurdSizesAreClampedAboveTheLimitInsteadOfTrapping() {
+        for type in ResizingType.allCases {
+            let plan = plan(type, Int.max, Int.max, enlarge: true, dpr: 1e300)
+            #expect(plan.scaledSize.width > PixelBuffer.maximumSide, "\(type)")
+        }
+        #expect(plan(.fit, Int.max, 0, dpr: 1e300).scaledSize == Self.landscape)
+    }
+
     @Test func aCoverDecodeOfALargeJPEGIsShrunkButStillCoversTheBox() throws {
         let jpeg = try ImageCodersManager.shared.encode(Image(pixels: PixelBuffer(width: 1600, height: 800)), as: .jpeg, options: .init())
         let decoder = SourceDecoder(coders: .shared)

@@ -109,9 +109,6 @@ final class ImageProcessor: Sendable {
 
     /// Loads `source` through the manager and processes it per `options`.
     private func process(_ source: URL, options: ProcessingOptions, format requested: ImageFormat?, key: String) async throws(ProcessingFailure) -> ProcessedImage {
-        if let unsupported = options.unsupportedOption {
-            throw ProcessingFailure(501, "the option '\(unsupported)' is not implemented yet")
-        }
         let loaded: ImageLoadResult
         do {
             // Animations are decoded whole (within the animation budget) when the result may be animated.
@@ -122,8 +119,14 @@ final class ImageProcessor: Sendable {
         } catch {
             throw ProcessingFailure(error, maximumSourcePixelCount: maximumSourcePixelCount)
         }
-        let image = loaded.image
-        let format = requested ?? outputFormat(for: image)
+        let format = requested ?? outputFormat(for: loaded.image)
+        let image: Image
+        do {
+            // A format chosen only now (the source's) may lose alpha the transformer did not flatten.
+            image = try options.flattened(loaded.image, for: format)
+        } catch {
+            throw ProcessingFailure(422, "the image could not be processed")
+        }
         let encoding = ImageEncodingOptions(
             quality: Double(options.quality ?? defaultQuality) / 100, firstFrameOnly: !Self.animatedFormats.contains(format))
         let encoders = self.encoders

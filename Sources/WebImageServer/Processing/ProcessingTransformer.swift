@@ -1,7 +1,21 @@
 import WebImageKit
 
-/// The resizing and cropping of imgproxy's options, as a transformer the ``ImageManager`` runs (on its
-/// decoding threads) and caches under a key made from the options.
+/// imgproxy's processing options as a transformer the ``ImageManager`` runs (on its decoding threads)
+/// and caches under a key made from the options.
+///
+/// The steps follow imgproxy's pipeline, on pixels the decoder has already turned upright (auto-rotate):
+/// 1. `crop`: cut the area from the source, before resizing;
+/// 2. resize per ``ResizePlan`` (fit, fill, fill-down, force, auto);
+/// 3. `rotate`: turn clockwise by 90°, 180° or 270°;
+/// 4. the crop of fill and fill-down to the requested size, at the gravity (smart: ``SmartCrop``);
+/// 5. `blur` (``WideBlur``), then `sharpen` (refused past ``maximumSharpenCost``);
+/// 6. `extend`: pad to the requested size, at the extend gravity, with transparency;
+/// 7. flatten onto the `background` when it is set, or onto white when the output is a JPEG.
+///
+/// As in imgproxy, every size (crop, resize, extend) is measured in the rotated image: the steps before
+/// the rotation work on the unrotated pixels through ``QuarterTurn``, so the rotation happens on the
+/// resized image. Every result that can be larger than its input is checked against
+/// ``maximumPixelCount`` before it is allocated.
 struct ProcessingTransformer: ImageTransforming {
     /// The URL's options.
     let options: ProcessingOptions
@@ -10,59 +24,111 @@ struct ProcessingTransformer: ImageTransforming {
 
     /// The options that change the pixels, so that two URLs with equal keys give equal images.
     var transformerKey: String {
-        let gravity = options.gravity
+        func gravity(_ gravity: Gravity) -> String { "\(gravity.anchor.rawValue):\(gravity.xOffset):\(gravity.yOffset)" }
+        let crop = options.crop.map { "\($0.width):\($0.height):\($0.gravity.map(gravity) ?? "-")" } ?? "-"
+        let background = options.background.map { "\($0.red):\($0.green):\($0.blue)" } ?? "-"
+        // Whether a transparent result is flattened onto white depends on the output format when no
+        // background is given: a JPEG format, another format, or the source's (a fixed part of the key).
+        let output = options.format.map { $0 == .jpeg ? "opaque" : "alpha" } ?? "source"
         return "imgproxy(rt:\(options.resizingType.rawValue),w:\(options.width),h:\(options.height),dpr:\(options.dpr),"
-            + "el:\(options.enlarge),g:\(gravity.anchor.rawValue):\(gravity.xOffset):\(gravity.yOffset),"
-            + "ar:\(options.autoRotate ?? true))"
+            + "el:\(options.enlarge),g:\(gravity(options.gravity)),ar:\(options.autoRotate ?? true),c:\(crop),"
+            + "ex:\(options.extend):\(gravity(options.extendGravity)),bl:\(options.blur ?? 0),sh:\(options.sharpen ?? 0),"
+            + "rot:\(options.rotate),bg:\(background),out:\(output))"
     }
 
-    /// Resizes the frame per ``ResizePlan``, then crops it.
+    /// Every step but the flattening onto white for a JPEG output, which needs the image's format: the
+    /// `background` option flattens here, as it does whatever the format.
     func transform(pixels: PixelBuffer) throws -> PixelBuffer {
-        let plan = ResizePlan(source: pixels.size, options: options)
-        var result = pixels
-        if plan.scaledSize != pixels.size {
+        try transform(pixels: pixels, flattenOnto: options.background.map { RGBA(red: $0.red, green: $0.green, blue: $0.blue) })
+    }
+
+    /// Every step, each frame; a transparent result is flattened when the output format is known to lack
+    /// alpha (the `format` option, else the source's format, which the server keeps when it can).
+    func transform(_ image: Image) throws -> Image {
+        let color = options.flattenColor(outputFormat: options.format?.imageFormat ?? image.format)
+        let frames = try image.frames.map { ImageFrame(pixels: try transform(pixels: $0.pixels, flattenOnto: color), duration: $0.duration) }
+        return Image(frames: frames, format: image.format, scale: image.scale, orientation: image.orientation,
+                     loopCount: image.loopCount, data: nil)
+    }
+
+    /// The pipeline; `color` is what transparency is flattened onto, nil to keep it.
+    func transform(pixels: PixelBuffer, flattenOnto color: RGBA?) throws -> PixelBuffer {
+        let turn = QuarterTurn(degrees: options.rotate)
+        var result = try cropSource(pixels, turn: turn)
+        let plan = ResizePlan(source: turn.turned(result.size), options: options)
+        if plan.scaledSize != turn.turned(result.size) {
             try ImageProcessingError.checkOutputSize(
                 width: Double(plan.scaledSize.width), height: Double(plan.scaledSize.height),
                 limit: maximumPixelCount, transformerKey: transformerKey)
-            result = Resampler.resize(result, to: plan.scaledSize)
+            result = Resampler.resize(result, to: turn.turned(plan.scaledSize))
         }
+        result = turn.apply(to: result)
         if let crop = plan.crop {
-            result = try ImageTransformers.Crop(x: crop.x, y: crop.y, width: crop.width, height: crop.height).transform(pixels: result)
+            let area = PixelSize(width: crop.width, height: crop.height)
+            let rect = options.gravity.anchor == .smart ? SmartCrop.window(area, in: result) : crop
+            result = try result.cropped(to: rect)
+        }
+        if let sigma = options.blur {
+            result = try WideBlur(sigma: sigma).transform(pixels: result)
+        }
+        if let sigma = options.sharpen {
+            try checkSharpenCost(sigma: sigma, size: result.size)
+            result = try ImageTransformers.Sharpen(sigma: sigma).transform(pixels: result)
+        }
+        if options.extend {
+            result = try extend(result)
+        }
+        if let color {
+            result = try ImageTransformers.Flatten(background: color).transform(pixels: result)
         }
         return result
     }
-}
 
-extension ProcessingOptions {
-    /// The first option this server cannot apply yet, named as imgproxy names it; nil when all can be.
-    var unsupportedOption: String? {
-        if crop != nil { return "crop" }
-        if extend { return "extend" }
-        if blur != nil { return "blur" }
-        if sharpen != nil { return "sharpen" }
-        if rotate != 0 { return "rotate" }
-        if background != nil { return "background" }
-        if gravity.anchor == .smart { return "gravity:sm" }
-        return nil
+    /// Step 1: the `crop` area, measured in the rotated image, cut from the unrotated `pixels`.
+    private func cropSource(_ pixels: PixelBuffer, turn: QuarterTurn) throws -> PixelBuffer {
+        let rotated = turn.turned(pixels.size)
+        guard let crop = options.crop, let area = crop.area(in: rotated) else { return pixels }
+        let gravity = crop.gravity ?? options.gravity
+        if gravity.anchor == .smart {
+            return try pixels.cropped(to: SmartCrop.window(turn.turned(area), in: pixels))
+        }
+        let origin = ResizePlan.origin(of: area, in: rotated, gravity: gravity)
+        let rect = ResizePlan.Rect(x: origin.x, y: origin.y, width: area.width, height: area.height)
+        return try pixels.cropped(to: turn.unturned(rect, rotated: rotated))
     }
 
-    /// The thumbnail box for shrink-on-load, and whether it is a fit (aspect kept, inside the box) or a
-    /// cover (``SourceDecoder`` makes the decoded image cover the box); nil when the full image is needed.
-    ///
-    /// Both are never smaller than what ``ResizePlan`` needs, whatever the source's size.
-    var shrinkOnLoad: (size: PixelSize, fit: Bool)? {
-        let width = Int((Double(self.width) * dpr).rounded()), height = Int((Double(self.height) * dpr).rounded())
-        guard width > 0 || height > 0 else { return nil }
-        let unbounded = PixelBuffer.maximumSide
-        let fitsOneSide = width == 0 || height == 0
-        switch resizingType {
-        case .fit:
-            return (PixelSize(width: width > 0 ? width : unbounded, height: height > 0 ? height : unbounded), true)
-        case .fill, .fillDown, .auto:
-            if fitsOneSide { return (PixelSize(width: width > 0 ? width : unbounded, height: height > 0 ? height : unbounded), true) }
-            return (PixelSize(width: width, height: height), false)
-        case .force:
-            return fitsOneSide ? nil : (PixelSize(width: width, height: height), false)
+    /// The most kernel taps times pixels a sharpen may cost (its luma is convolved directly, so the cost
+    /// grows with sigma): about 4 × 10⁹, a sigma of 170 on a 4-megapixel result. Sharpening sigmas in use
+    /// are a few pixels; a larger request is refused rather than allowed to hold a processing thread.
+    static let maximumSharpenCost = 1 << 32
+
+    private func checkSharpenCost(sigma: Double, size: PixelSize) throws(ImageProcessingError) {
+        let taps = 2 * (sigma * 3).rounded(.up) + 1
+        guard taps * Double(size.width) * Double(size.height) <= Double(Self.maximumSharpenCost) else {
+            throw ImageProcessingError(transformerKey: transformerKey, "sharpening \(size) with sigma \(sigma) would cost too much")
         }
+    }
+
+    /// Step 6: the image on a transparent canvas of the requested size (times `dpr`; a side not
+    /// requested, or smaller than the image, keeps the image's), placed at the extend gravity.
+    private func extend(_ pixels: PixelBuffer) throws -> PixelBuffer {
+        let requested = (width: (Double(options.width) * options.dpr).rounded(), height: (Double(options.height) * options.dpr).rounded())
+        let canvas = (width: max(requested.width, Double(pixels.width)), height: max(requested.height, Double(pixels.height)))
+        try ImageProcessingError.checkOutputSize(
+            width: canvas.width, height: canvas.height, limit: maximumPixelCount, transformerKey: transformerKey)
+        let size = PixelSize(width: Int(canvas.width), height: Int(canvas.height))
+        guard size != pixels.size else { return pixels }
+        let origin = ResizePlan.origin(of: pixels.size, in: size, gravity: options.extendGravity, offsetScale: options.dpr)
+        return try ImageTransformers.Extend(
+            width: size.width, height: size.height, x: origin.x, y: origin.y, maximumPixelCount: maximumPixelCount
+        ).transform(pixels: pixels)
+    }
+}
+
+extension PixelBuffer {
+    /// The pixels inside `rect`; the part of `rect` outside the buffer is dropped.
+    func cropped(to rect: ResizePlan.Rect) throws -> PixelBuffer {
+        guard rect.x != 0 || rect.y != 0 || rect.width != width || rect.height != height else { return self }
+        return try ImageTransformers.Crop(x: rect.x, y: rect.y, width: rect.width, height: rect.height).transform(pixels: self)
     }
 }

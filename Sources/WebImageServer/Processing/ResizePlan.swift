@@ -19,8 +19,8 @@ struct ResizePlan: Sendable, Hashable {
     /// The plan for `source` under `options`: sizes times `dpr`, 0 keeps the aspect ratio, no enlarging
     /// unless `enlarge`.
     init(source: PixelSize, options: ProcessingOptions) {
-        let width = (Double(options.width) * options.dpr).rounded()
-        let height = (Double(options.height) * options.dpr).rounded()
+        let width = Self.clamped((Double(options.width) * options.dpr).rounded())
+        let height = Self.clamped((Double(options.height) * options.dpr).rounded())
         let sourceWidth = Double(source.width), sourceHeight = Double(source.height)
         crop = nil
         guard width > 0 || height > 0 else {
@@ -44,7 +44,7 @@ struct ResizePlan: Sendable, Hashable {
                     height: max(1, min(scaledSize.height, Int((Double(scaledSize.width) / ratio).rounded()))))
             }
             if area != scaledSize {
-                let origin = Self.origin(of: area, in: scaledSize, gravity: options.gravity)
+                let origin = Self.origin(of: area, in: scaledSize, gravity: options.gravity, offsetScale: options.dpr)
                 crop = Rect(x: origin.x, y: origin.y, width: area.width, height: area.height)
             }
         case .fit, .auto:
@@ -70,15 +70,26 @@ struct ResizePlan: Sendable, Hashable {
     private static func scaled(_ size: PixelSize, by scale: Double) -> PixelSize {
         guard scale != 1 else { return size }
         return PixelSize(
-            width: max(1, Int((Double(size.width) * scale).rounded())),
-            height: max(1, Int((Double(size.height) * scale).rounded())))
+            width: max(1, Int(clamped((Double(size.width) * scale).rounded()))),
+            height: max(1, Int(clamped((Double(size.height) * scale).rounded()))))
     }
 
-    /// Where an `area` cut from `image` starts under `gravity`: offsets of 1 or more are pixels, smaller
-    /// ones fractions of the image; they move the area away from its edge; the area stays inside the image.
-    static func origin(of area: PixelSize, in image: PixelSize, gravity: Gravity) -> (x: Int, y: Int) {
+    /// The largest side a plan holds: far above ``PixelBuffer/maximumSide``, so a plan that reaches it is
+    /// refused by the pixel limit, yet small enough that converting it to `Int` cannot trap (a `dpr` of
+    /// 1e300 times a width of `Int.max` is infinite).
+    static let largestSide = Double(1 << 40)
+
+    private static func clamped(_ side: Double) -> Double {
+        side.isNaN ? 0 : min(side, largestSide)
+    }
+
+    /// Where an `area` cut from `image` starts under `gravity`: offsets of 1 or more are pixels (times
+    /// `offsetScale`, the `dpr` for areas of the result, as imgproxy scales them), smaller ones fractions of
+    /// the image; they move the area away from its edge; the area stays inside the image. `extend` places
+    /// an image on a larger canvas with it too: the image is the `area`, the canvas the `image`.
+    static func origin(of area: PixelSize, in image: PixelSize, gravity: Gravity, offsetScale: Double = 1) -> (x: Int, y: Int) {
         let spareX = Double(image.width - area.width), spareY = Double(image.height - area.height)
-        func offset(_ value: Double, _ side: Int) -> Double { abs(value) < 1 ? value * Double(side) : value }
+        func offset(_ value: Double, _ side: Int) -> Double { abs(value) < 1 ? value * Double(side) : value * offsetScale }
         let dx = offset(gravity.xOffset, image.width), dy = offset(gravity.yOffset, image.height)
         let x: Double, y: Double
         switch gravity.anchor {

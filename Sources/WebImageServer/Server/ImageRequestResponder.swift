@@ -99,19 +99,24 @@ struct ImageRequestResponder: HTTPResponder {
         }
         guard let source = URL(string: parsed.sourceURL) else { return Self.text(.badRequest, "the source URL is not valid") }
 
-        let negotiated = parsed.options.format == nil ? negotiation.format(accept: request.headers[.accept]) : nil
-        let format = (parsed.options.format ?? negotiated)?.imageFormat
+        // A negotiated format counts as asked for: the transformer then knows it (extend pads with
+        // transparency for WebP and AVIF, white for JPEG).
+        var options = parsed.options
         var extra: HTTPFields = [:]
-        if parsed.options.format == nil, negotiation.isEnabled { extra[.vary] = "Accept" }
+        if options.format == nil, negotiation.isEnabled {
+            options.format = negotiation.format(accept: request.headers[.accept])
+            extra[.vary] = "Accept"
+        }
+        let format = options.format?.imageFormat
 
-        let key = ResultCache.key(source: source.absoluteString, options: parsed.options, format: format)
+        let key = ResultCache.key(source: source.absoluteString, options: options, format: format)
         let ifNoneMatch = request.headers[.ifNoneMatch]
         if let ifNoneMatch, let etag = await processor.knownETag(forKey: key, source: source), Self.matches(ifNoneMatch, etag) {
             return notModified(etag: etag, extra: extra)
         }
         let processed: ProcessedImage
         do {
-            processed = try await processor.result(for: source, options: parsed.options, format: format)
+            processed = try await processor.result(for: source, options: options, format: format)
         } catch {
             if error.status == 429 { extra[.retryAfter] = "1" }
             return Self.text(HTTPResponse.Status(code: error.status), error.message, extra: extra)
