@@ -22,7 +22,7 @@ mkdir -p "$scratch/www" "$scratch/lb" benchmarks/work
 instance_pids=()
 cleanup() {
     for pid in "${instance_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    [[ -f $scratch/lb/nginx.pid ]] && kill "$(cat "$scratch/lb/nginx.pid")" 2>/dev/null
+    [[ -f $scratch/lb/nginx.pid ]] && { kill "$(cat "$scratch/lb/nginx.pid")" 2>/dev/null || true; }
     local_server_stop
     wait 2>/dev/null || true
     rm -rf "$scratch"

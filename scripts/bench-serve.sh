@@ -31,8 +31,8 @@ chmod 755 "$scratch"
 mkdir -p "$scratch/www" "$scratch/results"
 server_pid=""
 cleanup() {
-    [[ -n $server_pid ]] && kill "$server_pid" 2>/dev/null
-    [[ -f $scratch/imgnginx/nginx.pid ]] && kill "$(cat "$scratch/imgnginx/nginx.pid")" 2>/dev/null
+    [[ -n $server_pid ]] && { kill $(pgrep -P "$server_pid") "$server_pid" 2>/dev/null || true; }
+    [[ -f $scratch/imgnginx/nginx.pid ]] && { kill "$(cat "$scratch/imgnginx/nginx.pid")" 2>/dev/null || true; }
     local_server_stop
     wait 2>/dev/null || true
     rm -rf "$scratch"
@@ -117,7 +117,8 @@ CONF
     pattern="/resize/%d/photo-%04d.$1"
 }
 stop_server() {
-    kill "$server_pid" 2>/dev/null || true
+    # thumbor's forked processes outlive their parent: stop the children too.
+    kill $(pgrep -P "$server_pid") "$server_pid" 2>/dev/null || true
     wait "$server_pid" 2>/dev/null || true
     server_pid=""
     rm -rf "$scratch/cache"
