@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The nginx recipe of deploy/nginx.conf under load, on loopback (issue 14, item 9): an origin of 2048×1365
 # photographs, three `webimage serve` instances, nginx (deploy/nginx.conf with only its `# site:` lines
-# rewritten) in front; wrk requests a random mix of 12 sources × widths 500–520 × 2 qualities × JPEG/WebP
-# (half the sources as plain/ URLs, half base64) for DURATION seconds; one instance is killed with SIGKILL
-# a third of the way in. Reports failed client requests (goal 0), nginx's cache hit ratio, requests per
+# rewritten) in front; wrk requests a random mix of 24 sources × widths 500–520 × qualities × JPEG/WebP
+# (half popular URLs, half a long tail; half the sources as plain/ URLs, half base64) for DURATION seconds;
+# one instance is killed with SIGKILL a third of the way in. Reports failed client requests (goal 0), nginx's cache hit ratio, requests per
 # instance, retries, and whether each source stayed on one instance. Everything listens on 127.0.0.1 and
 # stops on exit. The report is also written to benchmarks/work/cluster-report.txt.
 # Usage: deploy/run-cluster.sh [DURATION_SECONDS]   (default 45)
@@ -30,10 +30,10 @@ cleanup() {
 trap cleanup EXIT
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
-# The origin: nginx serving 12 sources (links to one generated photograph; distinct URLs are what counts).
+# The origin: nginx serving 24 sources (links to one generated photograph; distinct URLs are what counts).
 source scripts/lib/local-server.sh
 "$bin" samples "$scratch/src" --size 2048x1365 --only photo.jpg >/dev/null
-for i in $(seq 1 12); do ln "$scratch/src/photo.jpg" "$scratch/www/photo-$i.jpg"; done
+for i in $(seq 1 24); do ln "$scratch/src/photo.jpg" "$scratch/www/photo-$i.jpg"; done
 local_server_start
 origin="$base"
 
@@ -88,29 +88,38 @@ nginx -p "$scratch/lb/" -c "$scratch/lb/nginx.conf"
 lb="http://127.0.0.1:$lb_port"
 for _ in $(seq 50); do curl -sf -o /dev/null "$lb/nginx-health" && break; sleep 0.1; done
 
-# The URL mix: sources 1–6 as plain/ URLs, 7–12 base64url-encoded; widths 500–520; q 70/80; JPEG and WebP.
-python3 - "$origin" > "$scratch/urls.txt" <<'PY'
+# The URL mix: half the requests from a popular set (24 sources × widths 500–520 × JPEG/WebP at q 80: 1,008
+# URLs, soon all cached by nginx), half from a long tail (the same at q 30–99: 70,560 URLs, mostly misses, so
+# the instances work all along, the killed one's sources included). Sources 1–12 as plain/ URLs, 13–24 base64.
+python3 - "$origin" "$scratch" <<'PY'
 import base64, sys
-origin = sys.argv[1]
-for i in range(1, 13):
+origin, scratch = sys.argv[1], sys.argv[2]
+def url(i, width, quality, ext):
     source = f"{origin}/photo-{i}.jpg"
-    for width in range(500, 521):
-        for quality in (70, 80):
-            for ext in ("jpg", "webp"):
-                options = f"/unsafe/rs:fit:{width}:0/q:{quality}"
-                if i <= 6:
-                    print(f"{options}/plain/{source}@{ext}")
-                else:
-                    encoded = base64.urlsafe_b64encode(source.encode()).decode().rstrip("=")
-                    print(f"{options}/{encoded[:24]}/{encoded[24:]}.{ext}")
+    options = f"/unsafe/rs:fit:{width}:0/q:{quality}"
+    if i <= 12:
+        return f"{options}/plain/{source}@{ext}"
+    encoded = base64.urlsafe_b64encode(source.encode()).decode().rstrip("=")
+    return f"{options}/{encoded[:24]}/{encoded[24:]}.{ext}"
+for name, qualities in (("popular", [80]), ("tail", [q for q in range(30, 100) if q != 80])):
+    with open(f"{scratch}/{name}.txt", "w") as f:
+        for i in range(1, 25):
+            for width in range(500, 521):
+                for quality in qualities:
+                    for ext in ("jpg", "webp"):
+                        print(url(i, width, quality, ext), file=f)
 PY
 cat > "$scratch/mix.lua" <<LUA
-local urls = {}
-for line in io.lines("$scratch/urls.txt") do urls[#urls + 1] = line end
+local popular, tail = {}, {}
+for line in io.lines("$scratch/popular.txt") do popular[#popular + 1] = line end
+for line in io.lines("$scratch/tail.txt") do tail[#tail + 1] = line end
 local next_id = 0
 function setup(thread) next_id = next_id + 1; thread:set("id", next_id) end
 function init(args) math.randomseed(os.time() * 1000 + id) end
-function request() return wrk.format("GET", urls[math.random(#urls)]) end
+function request()
+    local urls = math.random() < 0.5 and popular or tail
+    return wrk.format("GET", urls[math.random(#urls)])
+end
 LUA
 
 echo "cluster: nginx on $lb, instances on ${ports[*]}, origin $origin; ${duration}s of load, ${connections} connections" >&2
@@ -120,6 +129,7 @@ wrk_pid=$!
 sleep "$kill_at"
 kill_epoch=$(date +%s.%N)
 kill -KILL "${instance_pids[1]}"
+wait "${instance_pids[1]}" 2>/dev/null || true
 echo "cluster: killed instance 2 (127.0.0.1:${ports[1]}, pid ${instance_pids[1]}) with SIGKILL at ${kill_at}s" >&2
 wait "$wrk_pid"
 sleep 0.5
