@@ -6,11 +6,15 @@
 # connections. Every cell starts its server afresh (empty caches), and the three servers run back to back,
 # format by format, in the same run. Prints a table and rewrites the "serve" section of benchmarks/RESULTS.md.
 #   webimage serve   release build, default workers (one per core), its own caches in a fresh folder
-#   thumbor 7.8      from PyPI in benchmarks/work/thumbor-venv; one process per core (--processes); file
-#                    storage for originals, no result storage; unsafe URLs
+#   thumbor 7.8      from PyPI in benchmarks/work/thumbor-venv; one process per core, each on its own port
+#                    (with --processes N they share one socket and one process may accept every connection:
+#                    it did here), wrk's threads split over the ports; file storage for originals (shared),
+#                    no result storage; unsafe URLs
 #   nginx            image_filter (libgd) reading the files itself, one worker per core; its output format
 #                    is its input's, so its PNG and WebP cells read PNG and WebP originals
 # Usage: scripts/bench-serve.sh [SECONDS_PER_CELL]   (default 20; about 10 minutes in all)
+#        BENCH_SERVERS="webimage thumbor" BENCH_FORMATS="jpg" scripts/bench-serve.sh 5   (a quick check; the
+#        RESULTS.md section is then written from that subset)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-20}"
@@ -29,9 +33,9 @@ thumbor_version=$("$venv/bin/python" -c 'import thumbor; print(thumbor.__version
 scratch="$(mktemp -d)"
 chmod 755 "$scratch"
 mkdir -p "$scratch/www" "$scratch/results"
-server_pid=""
+server_pids=()
 cleanup() {
-    [[ -n $server_pid ]] && { kill $(pgrep -P "$server_pid") "$server_pid" 2>/dev/null || true; }
+    for pid in "${server_pids[@]}"; do kill $(pgrep -P "$pid") "$pid" 2>/dev/null || true; done
     [[ -f $scratch/imgnginx/nginx.pid ]] && { kill "$(cat "$scratch/imgnginx/nginx.pid")" 2>/dev/null || true; }
     local_server_stop
     wait 2>/dev/null || true
@@ -55,12 +59,13 @@ local_server_start
 origin="$base"
 source_bytes=$(stat -c %s "$scratch/src/photo.jpg")
 
-# start_SERVER FORMAT: starts the server on $port and sets $server_pid (the process whose tree is measured)
-# and $pattern (the wrk path, with %d for the width and %04d for the name).
+# start_SERVER FORMAT: starts the server on $port (thumbor: also on the ports in $extra_ports) and sets
+# $server_pids (the processes whose trees are measured) and $pattern (the wrk path, with %d for the width and
+# %04d for the name).
 start_webimage() {
     "$bin" serve --bind "127.0.0.1:$port" --allow-loopback-sources --cache-dir "$scratch/cache" \
         > "$scratch/server.log" 2>&1 &
-    server_pid=$!
+    server_pids=($!)
     local extension=$1
     pattern="/unsafe/rs:fit:%d:0/plain/$origin/photo-%04d.jpg@$extension"
 }
@@ -76,9 +81,12 @@ WEBP_QUALITY = 80
 AUTO_WEBP = False
 MAX_AGE = 3600
 CONF
-    "$venv/bin/thumbor" --ip 127.0.0.1 --port "$port" --conf "$scratch/thumbor.conf" --processes "$(nproc)" \
-        --log-level error > "$scratch/server.log" 2>&1 &
-    server_pid=$!
+    server_pids=()
+    for thumbor_port in "$port" $extra_ports; do
+        "$venv/bin/thumbor" --ip 127.0.0.1 --port "$thumbor_port" --conf "$scratch/thumbor.conf" \
+            --log-level error >> "$scratch/server.log" 2>&1 &
+        server_pids+=($!)
+    done
     local format=$1 filters=""
     [[ $format != jpg ]] && filters="filters:format($format)/"
     pattern="/unsafe/%dx0/${filters}$origin/photo-%04d.jpg"
@@ -113,23 +121,22 @@ http {
 }
 CONF
     nginx -p "$scratch/imgnginx/" -c "$scratch/imgnginx/nginx.conf" -g 'daemon off;' &
-    server_pid=$!
+    server_pids=($!)
     pattern="/resize/%d/photo-%04d.$1"
 }
 stop_server() {
-    # thumbor's forked processes outlive their parent: stop the children too.
-    kill $(pgrep -P "$server_pid") "$server_pid" 2>/dev/null || true
-    wait "$server_pid" 2>/dev/null || true
-    server_pid=""
+    for pid in "${server_pids[@]}"; do kill $(pgrep -P "$pid") "$pid" 2>/dev/null || true; done
+    for pid in "${server_pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+    server_pids=()
     rm -rf "$scratch/cache"
 }
 
-# rss_poll ROOT_PID OUT: the largest sum of VmRSS over ROOT_PID and its descendants, sampled every 0.2 s
-# until OUT.stop exists; also the sum of their VmHWM at the end. Written to OUT as JSON (kB).
+# rss_poll OUT ROOT_PID...: the largest sum of VmRSS over the ROOT_PIDs and their descendants, sampled every
+# 0.2 s until OUT.stop exists; also the sum of their VmHWM at the end. Written to OUT as JSON (kB).
 rss_poll() {
-    python3 - "$1" "$2" <<'PY' &
+    python3 - "$@" <<'PY' &
 import json, os, sys, time
-root, out = int(sys.argv[1]), sys.argv[2]
+out, roots = sys.argv[1], [int(p) for p in sys.argv[2:]]
 def tree():
     children = {}
     for entry in os.listdir("/proc"):
@@ -139,7 +146,7 @@ def tree():
                 children.setdefault(int(stat.rsplit(")", 1)[1].split()[1]), []).append(int(entry))
             except OSError:
                 pass
-    pids, todo = [], [root]
+    pids, todo = [], list(roots)
     while todo:
         pid = todo.pop()
         pids.append(pid)
@@ -153,7 +160,7 @@ def field(pid, name):
     except OSError:
         pass
     return 0
-peak, pids = 0, [root]
+peak, pids = 0, list(roots)
 while not os.path.exists(out + ".stop"):
     pids = tree()
     peak = max(peak, sum(field(p, "VmRSS") for p in pids))
@@ -163,11 +170,18 @@ PY
 }
 
 # The wrk script: thread t of 2 takes requests t, t+2, t+4, …; request k is width 500 + k mod 21 of name ⌊k/21⌋.
+# With BENCH_PORTS (thumbor), thread t connects to the t-th port.
 cat > "$scratch/cycle.lua" <<'LUA'
 local pattern = os.getenv("BENCH_PATTERN")
 local names = tonumber(os.getenv("BENCH_NAMES"))
+local ports = {}
+for port in string.gmatch(os.getenv("BENCH_PORTS") or "", "%d+") do ports[#ports + 1] = port end
 local next_id = 0
-function setup(thread) thread:set("id", next_id); next_id = next_id + 1 end
+function setup(thread)
+    thread:set("id", next_id)
+    if #ports > 0 then thread.addr = wrk.lookup("127.0.0.1", ports[next_id % #ports + 1])[1] end
+    next_id = next_id + 1
+end
 function init(args) k = id end
 function request()
     local path = string.format(pattern, 500 + k % 21, math.floor(k / 21) % names + 1)
@@ -176,8 +190,8 @@ function request()
 end
 LUA
 
-servers=(webimage thumbor nginx)
-formats=(jpg png webp avif)
+read -r -a servers <<< "${BENCH_SERVERS:-webimage thumbor nginx}"   # a subset for a quick check
+read -r -a formats <<< "${BENCH_FORMATS:-jpg png webp avif}"
 # AVIF in thumbor's PIL engine: Pillow's own AVIF support (Pillow ≥ 11.3, as pip installs it) or pillow-avif-plugin.
 thumbor_avif=$("$venv/bin/python" -c 'from thumbor.engines.pil import HAVE_AVIF; print(int(HAVE_AVIF))' 2>/dev/null || echo 0)
 for format in "${formats[@]}"; do
@@ -187,15 +201,21 @@ for format in "${formats[@]}"; do
             [[ $server == thumbor && $format == avif && $thumbor_avif != 1 ]] && continue
             cell="$server-$format-$connections"
             port=$(free_port)
+            extra_ports="" bench_ports=""
+            if [[ $server == thumbor ]]; then
+                for ((p = 1; p < $(nproc); p++)); do extra_ports+="$(free_port) "; done
+                bench_ports="$port $extra_ports"
+            fi
             "start_$server" "$format"
-            wait_http "http://127.0.0.1:$port/health"
+            for p in $port $extra_ports; do wait_http "http://127.0.0.1:$p/health"; done
             # One request outside the cycle (name 0): warms the server up and checks the output.
             warm=$(printf "$pattern" 512 0)
             curl -s -o "$scratch/results/$cell.out" -w '%{http_code} %{content_type} %{size_download}\n' \
                 "http://127.0.0.1:$port$warm" > "$scratch/results/$cell.check"
-            rss_poll "$server_pid" "$scratch/results/$cell.rss"
+            for p in $extra_ports; do curl -s -o /dev/null "http://127.0.0.1:$p$warm"; done
+            rss_poll "$scratch/results/$cell.rss" "${server_pids[@]}"
             echo "bench-serve: $cell ($(cat "$scratch/results/$cell.check"))" >&2
-            BENCH_PATTERN="$pattern" BENCH_NAMES=$names wrk -t 2 -c "$connections" -d "${seconds}s" --timeout 60s \
+            BENCH_PATTERN="$pattern" BENCH_NAMES=$names BENCH_PORTS="$bench_ports" wrk -t 2 -c "$connections" -d "${seconds}s" --timeout 60s \
                 --latency -s "$scratch/cycle.lua" "http://127.0.0.1:$port" > "$scratch/results/$cell.wrk" 2>&1 || true
             touch "$scratch/results/$cell.rss.stop"
             wait $! 2>/dev/null || true
@@ -210,7 +230,7 @@ except Exception as error:
         done
     done
 done
-cp -r "$scratch/results" benchmarks/work/serve-results
+rm -rf benchmarks/work/serve-results && cp -r "$scratch/results" benchmarks/work/serve-results
 
 python3 - "$scratch/results" "$seconds" "$names" "$source_bytes" "$thumbor_version" benchmarks/RESULTS.md <<'PY'
 import datetime, json, os, platform, re, subprocess, sys
@@ -268,7 +288,8 @@ lines = [
     f"Command: `scripts/bench-serve.sh {seconds}`. One origin (nginx on 127.0.0.1) of a 2048×1365 photograph "
     f"({source_bytes // 1024} KB JPEG) under {names} names; wrk -t 2 --latency, {seconds} s per cell, asks for width W = 500–520 "
     "(then the next name), so no result is reused: `webimage serve` `/unsafe/rs:fit:W:0/plain/SOURCE@FORMAT`, thumbor "
-    "`/unsafe/Wx0/filters:format(FORMAT)/SOURCE` (one process per core, file storage for originals, no result storage), "
+    "`/unsafe/Wx0/filters:format(FORMAT)/SOURCE` (one process per core, each on its own port, wrk's two threads split "
+    "over them; file storage for originals, no result storage), "
     "nginx `image_filter resize W -` on the file (one worker per core; its output format is its input's, so its PNG and WebP "
     "cells read 2048×1365 PNG and WebP originals). Quality 80 everywhere. Every cell starts its server with empty caches. "
     "Peak RSS: the largest sum of RSS over the server's processes, sampled every 0.2 s. Errors: non-2xx and socket errors. "
