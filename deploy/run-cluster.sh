@@ -3,8 +3,8 @@
 # photographs, three `webimage serve` instances, nginx (deploy/nginx.conf with only its `# site:` lines
 # rewritten) in front; wrk requests a random mix of 24 sources × widths 500–520 × qualities × JPEG/WebP
 # (half popular URLs, half a long tail; half the sources as plain/ URLs, half base64) for DURATION seconds;
-# one instance is killed with SIGKILL a third of the way in. Reports failed client requests (goal 0), nginx's cache hit ratio, requests per
-# instance, retries, and whether each source stayed on one instance. Everything listens on 127.0.0.1 and
+# one instance is killed with SIGKILL a third of the way in. Reports failed client requests (goal 0), nginx's
+# cache hit ratio, requests per instance, retries, and whether each source stayed on one instance. Everything listens on 127.0.0.1 and
 # stops on exit. The report is also written to benchmarks/work/cluster-report.txt.
 # Usage: deploy/run-cluster.sh [DURATION_SECONDS]   (default 45)
 set -euo pipefail
