@@ -160,8 +160,9 @@ final class ImageProcessor: Sendable {
         return "\"" + Base64URL.encode(digest) + "\""
     }
 
-    /// The manager's context for `options`: shrink-on-load, the transformer, EXIF rotation, results kept
-    /// in memory only (the source bytes go to disk).
+    /// The manager's context for `options`: shrink-on-load, the transformer, EXIF rotation. Processed images
+    /// are not kept in memory (the encoded results are in the ``ResultCache``; a memory cache of per-size
+    /// images would mostly hold sizes never asked for again); the source bytes go to disk.
     private func context(for options: ProcessingOptions) -> ImageLoadContext {
         var decoding = manager.configuration.decodingOptions
         decoding.applyOrientation = options.autoRotate ?? true
@@ -171,7 +172,7 @@ final class ImageProcessor: Sendable {
             transformer: TimedTransformer(base: transformer, metrics: metrics),
             thumbnailPixelSize: shrink?.size,
             preserveAspectRatio: shrink?.fit,
-            storeCacheType: .memory,
+            storeCacheType: .notCached,
             decodingOptions: decoding
         )
     }
