@@ -11,7 +11,7 @@
 public enum Resampler {
     /// Returns `buffer` resampled to `size` with `filter`; the same size returns `buffer` unchanged.
     ///
-    /// Runs through ``StreamingResampler`` row by row, so besides the output it holds only a band of
+    /// Runs through `StreamingResampler` row by row, so besides the output it holds only a band of
     /// filtered rows (the filter's support times the scale, at the target width), never a full-height
     /// intermediate.
     public static func resize(_ buffer: PixelBuffer, to size: PixelSize, filter: ResamplingFilter = .lanczos3) -> PixelBuffer {
