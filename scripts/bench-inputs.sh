@@ -18,6 +18,8 @@ mkdir -p "$work"
 [[ -f $work/photo.avif ]] || vips heifsave "$work/photo-1920.png" "$work/photo.avif" --compression av1 --Q 60 --effort 2
 [[ -f $work/rgba-4000.png ]] || vips thumbnail "$work/alpha.png" "$work/rgba-4000.png" 4000 --height 3000 --size force
 [[ -f $work/huge.jpg ]] || vips resize "$work/photo.png" "$work/huge.jpg[Q=85]" 1.6667 --vscale 2.5
+[[ -f $work/photo-8192.jpg ]] || vips resize "$work/photo.png" "$work/photo-8192.jpg[Q=85]" 1.365334 --vscale 1.36525
+[[ -f $work/photo-8000.png ]] || vips resize "$work/photo.png" "$work/photo-8000.png" 1.333334 --vscale 1.5
 [[ -f $work/animation.gif ]] || "$py" - "$work" <<'PY'
 import sys
 from PIL import Image

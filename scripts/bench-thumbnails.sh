@@ -14,6 +14,8 @@ trap 'rm -rf "$out"' EXIT
 pillow_thumb='import sys; from PIL import Image; im = Image.open(sys.argv[1]); im.thumbnail((256, 256), Image.LANCZOS); im.save(sys.argv[2])'
 pillow_resize='import sys; from PIL import Image; Image.open(sys.argv[1]).resize((800, 600), Image.LANCZOS).save(sys.argv[2])'
 pillow_decode='import sys; from PIL import Image; Image.open(sys.argv[1]).convert("RGBA")'
+# Scale-down to the 60 MB default budget (15,728,640 pixels): 8192×5461 → 4857×3238, 8000×6000 → 4579×3434.
+pillow_scale='import sys; from PIL import Image; im = Image.open(sys.argv[1]); size = (int(sys.argv[2]), int(sys.argv[3])); im.draft("RGB", size); im.convert("RGBA").resize(size, Image.LANCZOS)'
 
 # label | webimage command | vips command | Pillow command
 cases=(
@@ -22,6 +24,10 @@ cases=(
     "full decode of the 10000×10000 JPEG (for scale)|$bin decode --quiet $work/huge.jpg|vips avg $work/huge.jpg|$py -c '$pillow_decode' $work/huge.jpg"
     "thumbnail 256 px of a 6000×4000 WebP|$bin convert $work/photo.webp $out/w.webp --force --thumbnail 256x256|vipsthumbnail $work/photo.webp -s 256 -o $out/v.webp|$py -c '$pillow_thumb' $work/photo.webp $out/p.webp"
     "resize 4000×3000 RGBA PNG to 800×600 PNG|$bin convert $work/rgba-4000.png $out/w.png --force --transform resize:800x600|vips resize $work/rgba-4000.png $out/v.png 0.2|$py -c '$pillow_resize' $work/rgba-4000.png $out/p.png"
+    "scale-down of an 8192×5461 JPEG to 60 MB (4857×3238)|$bin decode --quiet --scale-down $work/photo-8192.jpg|vipsthumbnail $work/photo-8192.jpg -s 4857x3238 -o $out/v.v|$py -c '$pillow_scale' $work/photo-8192.jpg 4857 3238"
+    "full decode of the 8192×5461 JPEG (for scale)|$bin decode --quiet $work/photo-8192.jpg|vips avg $work/photo-8192.jpg|$py -c '$pillow_decode' $work/photo-8192.jpg"
+    "scale-down of an 8000×6000 PNG to 60 MB (4579×3434)|$bin decode --quiet --scale-down $work/photo-8000.png|vipsthumbnail $work/photo-8000.png -s 4579x3434 -o $out/v.v|$py -c '$pillow_scale' $work/photo-8000.png 4579 3434"
+    "full decode of the 8000×6000 PNG (for scale)|$bin decode --quiet $work/photo-8000.png|vips avg $work/photo-8000.png|$py -c '$pillow_decode' $work/photo-8000.png"
     "animated GIF decode, 800×533, 12 frames|$bin decode --quiet $work/animation.gif|vips avg $work/animation.gif[n=-1]|$py -c 'import sys; from PIL import Image, ImageSequence; [f.convert(\"RGBA\") for f in ImageSequence.Iterator(Image.open(sys.argv[1]))]' $work/animation.gif"
 )
 

@@ -64,6 +64,9 @@ SECTIONS = {
         ["webimage: `webimage convert IN OUT --thumbnail 256x256` (JPEG DCT / WebP shrink-on-load, then Lanczos-3) or",
          "`--transform resize:800x600`. vips: `vipsthumbnail IN -s 256` and `vips resize IN OUT 0.2`. Pillow:",
          "`thumbnail((256, 256), LANCZOS)` (uses JPEG draft mode) and `resize((800, 600), LANCZOS)`. Each writes its result.",
+         "Scale-down rows: `webimage decode --scale-down FILE` (the 60 MB default budget of `scaleDownLargeImages`,",
+         "discarding the pixels), `vipsthumbnail FILE -s WxH -o out.v` (writes vips's raw format), Pillow `draft`",
+         "then `resize(LANCZOS)`; the full-decode rows beside them are the same files decoded at full size.",
          "Peak memory: maximum resident set size of one run (GNU time), in MB."],
     ),
 }

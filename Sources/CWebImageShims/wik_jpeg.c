@@ -80,7 +80,7 @@ typedef struct {
     struct jpeg_progress_mgr progress;
 } wik_jpeg_decoder;
 
-static void wik_jpeg_progress(j_common_ptr cinfo) {
+void wik_jpeg_limit_scans(j_common_ptr cinfo) {
     if (cinfo->is_decompressor && ((j_decompress_ptr)cinfo)->input_scan_number > WIK_JPEG_MAX_SCANS) {
         char text[96];
         snprintf(text, sizeof text, "more than %d scans in a progressive JPEG", WIK_JPEG_MAX_SCANS);
@@ -123,7 +123,7 @@ void wik_jpeg_choose_output_color_space(j_decompress_ptr cinfo) {
 /// Reads the header and sets the output colour space and scale. Call only under a jump buffer.
 static void wik_jpeg_begin(wik_jpeg_decoder *d, const uint8_t *data, size_t size, int scale_denom) {
     jpeg_create_decompress(&d->cinfo);
-    d->progress.progress_monitor = wik_jpeg_progress;
+    d->progress.progress_monitor = wik_jpeg_limit_scans;
     d->cinfo.progress = &d->progress;
     if (size == 0) wik_jpeg_fail((j_common_ptr)&d->cinfo, WIK_JPEG_TRUNCATED, "the data is empty");
     if (size > ULONG_MAX) wik_jpeg_fail((j_common_ptr)&d->cinfo, WIK_JPEG_CORRUPT, "the data is too large");

@@ -30,6 +30,9 @@ __attribute__((noreturn)) void wik_jpeg_fail(j_common_ptr cinfo, int status, con
 /// (converted with wik_jpeg_cmyk_to_rgba); fails for anything else. Call under a jump buffer.
 void wik_jpeg_choose_output_color_space(j_decompress_ptr cinfo);
 
+/// libjpeg's progress monitor for decoders: fails a progressive file with more scans than we accept.
+void wik_jpeg_limit_scans(j_common_ptr cinfo);
+
 /// Converts `width` pixels of inverted-ink CMYK (libjpeg's JCS_CMYK output) to opaque RGBA in place.
 void wik_jpeg_cmyk_to_rgba(uint8_t *row, uint32_t width);
 

@@ -83,6 +83,9 @@ struct wik_png_decoder {
     int out_of_memory;
     int header_read;
     int pixels_read;
+    int rows_started;         // wik_png_start_rows succeeded: rows are read one call at a time
+    png_uint_32 rows_done;    // rows read so far by wik_png_read_rows
+    int failed;               // a row-by-row call failed: libpng's state is no longer usable
 };
 
 static void wik_png_decoder_error(png_structp png, png_const_charp text) {
@@ -212,6 +215,58 @@ wik_png_status wik_png_read_rgba(wik_png_decoder *decoder, uint8_t *pixels, size
 
     free(decoder->rows);
     decoder->rows = NULL;
+    return WIK_PNG_OK;
+}
+
+wik_png_status wik_png_start_rows(wik_png_decoder *decoder, char *message, size_t message_capacity) {
+    if (decoder == NULL || !decoder->header_read || decoder->pixels_read) return WIK_PNG_INVALID_ARGUMENT;
+    png_structp png = decoder->png;
+    png_infop info = decoder->info;
+    if (png_get_interlace_type(png, info) != PNG_INTERLACE_NONE) return WIK_PNG_INVALID_ARGUMENT;
+    decoder->pixels_read = 1;
+    wik_png_decoder_begin_call(decoder, message, message_capacity);
+    if (setjmp(png_jmpbuf(png))) {
+        decoder->failed = 1;
+        return wik_png_decoder_failure(decoder);
+    }
+    wik_png_set_rgba_transforms(png, info);
+    decoder->rows_started = 1;
+    return WIK_PNG_OK;
+}
+
+wik_png_status wik_png_read_rows(wik_png_decoder *decoder, uint8_t *pixels, size_t stride, uint32_t count,
+                                 char *message, size_t message_capacity) {
+    if (decoder == NULL || !decoder->rows_started || decoder->failed || pixels == NULL) return WIK_PNG_INVALID_ARGUMENT;
+    png_structp png = decoder->png;
+    png_infop info = decoder->info;
+    const png_uint_32 height = png_get_image_height(png, info);
+    if (stride < (size_t)png_get_image_width(png, info) * 4 || count > height - decoder->rows_done) {
+        return WIK_PNG_INVALID_ARGUMENT;
+    }
+    wik_png_decoder_begin_call(decoder, message, message_capacity);
+    if (setjmp(png_jmpbuf(png))) {
+        decoder->failed = 1;
+        return wik_png_decoder_failure(decoder);
+    }
+    for (uint32_t y = 0; y < count; y++) {
+        png_read_row(png, pixels + (size_t)y * stride, NULL);
+        decoder->rows_done++;
+    }
+    return WIK_PNG_OK;
+}
+
+wik_png_status wik_png_finish_rows(wik_png_decoder *decoder, char *message, size_t message_capacity) {
+    if (decoder == NULL || !decoder->rows_started || decoder->failed) return WIK_PNG_INVALID_ARGUMENT;
+    png_structp png = decoder->png;
+    png_infop info = decoder->info;
+    if (decoder->rows_done != png_get_image_height(png, info)) return WIK_PNG_INVALID_ARGUMENT;
+    wik_png_decoder_begin_call(decoder, message, message_capacity);
+    if (setjmp(png_jmpbuf(png))) {
+        decoder->failed = 1;
+        return wik_png_decoder_failure(decoder);
+    }
+    // Read on to IEND, so a file cut after its image data, or missing IEND, fails.
+    png_read_end(png, info);
     return WIK_PNG_OK;
 }
 

@@ -60,7 +60,7 @@ struct ConvertCommand: ParsableCommand {
     @Flag(help: "Use the lossless mode of WebP or AVIF (PNG is always lossless; JPEG and GIF have none).")
     var lossless = false
 
-    @Option(parsing: .unconditional, help: "Decode a thumbnail that fits in WIDTHxHEIGHT, or SIZE for a square (shrink-on-load for JPEG and WebP).")
+    @Option(parsing: .unconditional, help: "Decode a thumbnail that fits in WIDTHxHEIGHT, or SIZE for a square (shrink-on-load for JPEG, PNG and WebP).")
     var thumbnail: String?
 
     @Flag(inversion: .prefixedNo, help: "Turn the pixels upright by the EXIF orientation; --no-auto-orient keeps the stored pixels and the tag (written by JPEG and AVIF).")

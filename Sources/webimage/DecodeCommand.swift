@@ -13,6 +13,7 @@ struct DecodeCommand: ParsableCommand {
             Examples:
               webimage decode photo.jpg animation.gif --repeat 10
               webimage decode --quiet *.png && echo 'all decode'
+              webimage decode --scale-down huge.jpg
             """
     )
 
@@ -24,6 +25,9 @@ struct DecodeCommand: ParsableCommand {
 
     @Flag(help: "Print nothing; only the exit status tells whether every decode succeeded.")
     var quiet = false
+
+    @Flag(name: .customLong("scale-down"), help: "Scale images over 60 MB of pixels down to that budget while decoding (scaleDownLargeImages).")
+    var scaleDown = false
 
     func validate() throws {
         guard repetitions >= 1 else { throw ValidationError("--repeat must be at least 1, not \(repetitions)") }
@@ -37,8 +41,9 @@ struct DecodeCommand: ParsableCommand {
                 let data = try InputFile.read(file)
                 let clock = ContinuousClock()
                 var image: Image?
+                let options = ImageDecodingOptions(scaleDownLimitBytes: scaleDown ? ImageDecodingOptions.defaultScaleDownLimitBytes : nil)
                 let elapsed = try clock.measure {
-                    for _ in 0..<repetitions { image = try ImageCodersManager.shared.decode(data) }
+                    for _ in 0..<repetitions { image = try ImageCodersManager.shared.decode(data, options: options) }
                 }
                 if !quiet, let image {
                     let perDecode = elapsed / repetitions

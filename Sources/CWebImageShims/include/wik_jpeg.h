@@ -116,6 +116,31 @@ int wik_jpeg_progressive_read_header(wik_jpeg_progressive *decoder, const uint8_
 int wik_jpeg_progressive_decode(wik_jpeg_progressive *decoder, const uint8_t *data, size_t size,
                                 int scale_denom, wik_jpeg_partial *out, char *err, size_t err_len);
 
+// MARK: - Streaming (band-by-band) decoding
+
+/// A decode in progress that hands out rows in bands, for resampling while decoding (wik_jpeg_stream.c).
+/// Each call sets its own jump buffer; after a failure every later call returns the same status.
+typedef struct wik_jpeg_stream wik_jpeg_stream;
+
+/// Reads the header, sets the scale to `scale_num`/8 (1–16; libjpeg scales inside the IDCT) and starts
+/// decompressing (a progressive file is read in full here, into libjpeg's coefficient buffer). On
+/// success returns the stream and the output size; on failure NULL with `*status` and `err` set.
+/// `data` must outlive the stream. `max_memory` caps libjpeg's working memory in bytes (0: no cap).
+wik_jpeg_stream *wik_jpeg_stream_open(const uint8_t *data, size_t size, int scale_num, size_t max_memory,
+                                      uint32_t *out_width, uint32_t *out_height, int *status,
+                                      char *err, size_t err_len);
+
+/// Decodes the next rows as RGBA (alpha 255), at most `max_rows`, into `out` (`out_stride` bytes apart,
+/// at least 4 × output width); `*rows_read` is how many were written (0 only once every row was read).
+int wik_jpeg_stream_read(wik_jpeg_stream *stream, uint8_t *out, size_t out_stride, uint32_t max_rows,
+                         uint32_t *rows_read, char *err, size_t err_len);
+
+/// Reads on to the end of the image (EOI) after the last row, so a cut file reports truncation.
+int wik_jpeg_stream_finish(wik_jpeg_stream *stream, char *err, size_t err_len);
+
+/// Releases the stream and everything libjpeg holds for it; NULL is ignored.
+void wik_jpeg_stream_free(wik_jpeg_stream *stream);
+
 #ifdef __cplusplus
 }
 #endif

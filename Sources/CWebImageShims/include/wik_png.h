@@ -60,6 +60,18 @@ wik_png_status wik_png_read_header(wik_png_decoder *decoder, wik_png_header *hea
 wik_png_status wik_png_read_rgba(wik_png_decoder *decoder, uint8_t *pixels, size_t stride, size_t capacity,
                                  char *message, size_t message_capacity);
 
+/// Row-by-row decoding, the alternative to wik_png_read_rgba for a non-interlaced image (an Adam7 one
+/// returns WIK_PNG_INVALID_ARGUMENT: its rows are complete only after the last pass). Sets up the
+/// same RGBA conversion; call once, after a successful wik_png_read_header.
+wik_png_status wik_png_start_rows(wik_png_decoder *decoder, char *message, size_t message_capacity);
+
+/// Decodes the next `count` rows as 8-bit RGBA into `pixels`, `stride` bytes apart. A failure is final.
+wik_png_status wik_png_read_rows(wik_png_decoder *decoder, uint8_t *pixels, size_t stride, uint32_t count,
+                                 char *message, size_t message_capacity);
+
+/// After the last row, reads on to IEND (so a cut file fails) and any eXIf chunk after the image data.
+wik_png_status wik_png_finish_rows(wik_png_decoder *decoder, char *message, size_t message_capacity);
+
 /// The raw eXIf chunk (a TIFF-structured block), if the file has one; valid until the decoder is destroyed.
 /// Returns 1 and sets `exif`/`size` when present, 0 otherwise. Call after wik_png_read_rgba to also see
 /// an eXIf chunk that follows the image data.

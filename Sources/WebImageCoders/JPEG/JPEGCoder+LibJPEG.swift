@@ -135,6 +135,54 @@ enum LibJPEG {
         }
     }
 
+    /// One band-by-band decode at `scaleNumerator`/8 (`wik_jpeg_stream`), freed with this object.
+    ///
+    /// The bytes it was opened on must stay valid until it is released. Not thread-safe.
+    final class Stream {
+        /// The size the rows come out at.
+        let outputSize: PixelSize
+        private let handle: OpaquePointer
+
+        /// Reads the header and starts decompressing at `scaleNumerator`/8 (1–16).
+        init(_ bytes: UnsafeRawBufferPointer, scaleNumerator: Int, maximumWorkingMemory: Int) throws(ImageCodingError) {
+            var width: UInt32 = 0, height: UInt32 = 0, status: Int32 = 0
+            var opened: OpaquePointer?
+            let (_, message) = withMessageBuffer { err, length in
+                opened = wik_jpeg_stream_open(
+                    bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, Int32(clamping: scaleNumerator),
+                    maximumWorkingMemory, &width, &height, &status, err, length
+                )
+                return status
+            }
+            guard let opened else {
+                try check(status == WIK_JPEG_OK.rawValue ? Int32(WIK_JPEG_CORRUPT.rawValue) : status, message)
+                throw ImageCodingError(.corruptData, format: .jpeg, message)
+            }
+            handle = opened
+            outputSize = PixelSize(width: Int(width), height: Int(height))
+        }
+
+        deinit { wik_jpeg_stream_free(handle) }
+
+        /// Decodes up to `maximumRows` RGBA rows (stride `4 × outputSize.width`) into `buffer`; returns how many.
+        func read(into buffer: UnsafeMutableBufferPointer<UInt8>, maximumRows: Int) throws(ImageCodingError) -> Int {
+            let stride = outputSize.width * PixelBuffer.bytesPerPixel
+            let rows = min(maximumRows, buffer.count / max(stride, 1))
+            var read: UInt32 = 0
+            let (status, message) = withMessageBuffer { err, length in
+                wik_jpeg_stream_read(handle, buffer.baseAddress, stride, UInt32(clamping: rows), &read, err, length)
+            }
+            try check(status, message)
+            return Int(read)
+        }
+
+        /// Reads on to the end of the image, so a file cut after its last row still fails as truncated.
+        func finish() throws(ImageCodingError) {
+            let (status, message) = withMessageBuffer { err, length in wik_jpeg_stream_finish(handle, err, length) }
+            try check(status, message)
+        }
+    }
+
     /// Calls `body` with a zeroed C message buffer; returns its status and the message it wrote.
     private static func withMessageBuffer(
         _ body: (UnsafeMutablePointer<CChar>, Int) -> Int32

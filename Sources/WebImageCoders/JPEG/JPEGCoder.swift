@@ -6,7 +6,8 @@ public import Foundation
 /// greyscale, YCbCr, RGB, CMYK and YCCK, always into opaque RGBA (JPEG has no alpha). The EXIF
 /// orientation is reported (or applied, with `ImageDecodingOptions.applyOrientation`).
 /// ``decode(_:options:scale:)`` shrinks by 1/2, 1/4 or 1/8 inside the DCT, which is much cheaper
-/// than decoding at full size and resampling.
+/// than decoding at full size and resampling; thumbnails and scale-down decode at any `M`/8 and
+/// resample the rows as they come out, in bounded memory.
 ///
 /// Encoding writes a baseline JPEG with optimised Huffman tables at
 /// `ImageEncodingOptions.qualityPercent`: chroma is subsampled 4:2:0 below quality 90 and kept
@@ -29,8 +30,9 @@ public struct JPEGCoder: ImageCoding {
     }
 
     /// Decodes into opaque RGBA, reporting the EXIF orientation. With a thumbnail size or a scale-down
-    /// limit, decodes at the smallest DCT scale (1/2, 1/4, 1/8) that still covers the target size, so a
-    /// thumbnail of a huge photo never holds its full-size pixels, then resamples to the exact size.
+    /// limit that makes the image smaller, libjpeg decodes at the smallest `M`/8 scale (1/8 … 8/8) that
+    /// still covers the target size and its rows are resampled to the exact size band by band as they
+    /// come out, so neither the full-size pixels nor a full-height intermediate ever exist.
     public func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
         guard options.thumbnailPixelSize != nil || options.scaleDownLimitBytes != nil else {
             return try decode(data, options: options, scale: .full)
@@ -38,7 +40,7 @@ public struct JPEGCoder: ImageCoding {
         let stored = try info(of: data).size
         let orientation = ExifOrientationReader.orientation(inJPEG: data) ?? .up
         guard let target = options.targetSize(for: stored, orientation: orientation) else { return try decode(data, options: options, scale: .full) }
-        return try decode(data, options: options, scale: .largest(for: stored, covering: target))
+        return try decodeScaledDown(data, storedSize: stored, to: target, orientation: orientation, options: options)
     }
 
     /// Decodes at 1/`scale` of the stored size (each side rounded up), scaling inside the DCT.

@@ -11,13 +11,22 @@ enum LibPNG {
     struct Decoded {
         var pixels: PixelBuffer
         var orientation: ImageOrientation
+        /// The size the IHDR declares (the pixels are smaller after a row-by-row scale-down).
+        var storedSize: PixelSize
     }
 
     /// Room for libpng's error and warning messages.
     private static let messageCapacity = 256
 
     /// Decodes PNG bytes into RGBA8, checking the IHDR's size against `maximumPixelCount` first.
-    static func decode(_ data: Data, maximumPixelCount: Int) throws -> Decoded {
+    ///
+    /// When `target` gives a smaller size for the stored size and the orientation known from the
+    /// header, a non-interlaced image is decoded row by row and resampled band by band to it (issue
+    /// 15), never holding the full-size pixels. An Adam7 image is decoded whole (its rows are
+    /// complete only after the last pass) and left at its stored size for the caller to resample.
+    static func decode(
+        _ data: Data, maximumPixelCount: Int, target: (PixelSize, ImageOrientation) -> PixelSize? = { _, _ in nil }
+    ) throws -> Decoded {
         try data.withUnsafeBytes { raw in
             try withMessageBuffer { message in
                 let bytes = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
@@ -36,6 +45,10 @@ enum LibPNG {
                 try check(status, message, while: "reading the header")
                 try ImageCodingError.checkDimensions(.png, width: width, height: height, limit: maximumPixelCount)
 
+                let stored = PixelSize(width: width, height: height)
+                if header.interlace_method == 0, let target = target(stored, orientation(of: decoder)), target != stored {
+                    return try decodeRows(decoder, storedSize: stored, to: target, hasAlpha: header.has_alpha != 0, message: message)
+                }
                 let pixels = try PixelBuffer(width: width, height: height, hasAlpha: header.has_alpha != 0) {
                     (buffer: UnsafeMutableBufferPointer<UInt8>) throws(ImageCodingError) in
                     let status = wik_png_read_rgba(
@@ -44,9 +57,27 @@ enum LibPNG {
                     )
                     try check(status, message, while: "decoding the pixels")
                 }
-                return Decoded(pixels: pixels, orientation: orientation(of: decoder))
+                return Decoded(pixels: pixels, orientation: orientation(of: decoder), storedSize: stored)
             }
         }
+    }
+
+    /// Reads a non-interlaced image row by row (after its header) and resamples it to `target` band by band.
+    private static func decodeRows(
+        _ decoder: OpaquePointer, storedSize: PixelSize, to target: PixelSize, hasAlpha: Bool,
+        message: UnsafeMutableBufferPointer<CChar>
+    ) throws -> Decoded {
+        try check(wik_png_start_rows(decoder, message.baseAddress, message.count), message, while: "starting the rows")
+        let stride = storedSize.width * PixelBuffer.bytesPerPixel
+        let pixels = try BandedDecode.pixels(decodedSize: storedSize, target: target, hasAlpha: hasAlpha, format: .png) {
+            buffer, rows throws(ImageCodingError) in
+            let count = min(rows, buffer.count / stride)
+            let status = wik_png_read_rows(decoder, buffer.baseAddress, stride, UInt32(clamping: count), message.baseAddress, message.count)
+            try check(status, message, while: "decoding the rows")
+            return count
+        }
+        try check(wik_png_finish_rows(decoder, message.baseAddress, message.count), message, while: "reading past the image data")
+        return Decoded(pixels: pixels, orientation: orientation(of: decoder), storedSize: storedSize)
     }
 
     /// Encodes `pixels` as an 8-bit RGBA PNG when `keepsAlpha`, else as 8-bit RGB.

@@ -4,6 +4,10 @@ public import WebImageCore
 /// Decodes and encodes PNG through libpng: every colour type and bit depth, tRNS and Adam7 on read,
 /// 8-bit RGB or RGBA on write.
 ///
+/// With a thumbnail size or a scale-down limit that makes a still, non-interlaced image smaller, rows
+/// are decoded one band at a time and resampled as they come, so the full-size pixels never exist; an
+/// interlaced (Adam7) image is decoded whole first, since its rows are complete only after the last pass.
+///
 /// Decoded pixels are 8-bit RGBA with straight alpha: palettes and grey are expanded, 16-bit samples
 /// are scaled as `round(v / 257)`, a tRNS chunk becomes alpha. Colour management is not applied:
 /// sample values are taken as sRGB whatever `gAMA`, `cHRM` or `iCCP` say (as libvips does). The
@@ -39,9 +43,12 @@ public struct PNGCoder: ImageCoding {
                 loopCount: animation.loopCount, data: data
             )
         }
-        let decoded = try LibPNG.decode(data, maximumPixelCount: options.maximumPixelCount)
+        let decoded = try LibPNG.decode(data, maximumPixelCount: options.maximumPixelCount) { size, orientation in
+            options.targetSize(for: size, orientation: orientation)
+        }
         return options.makeImage(
-            frames: [ImageFrame(pixels: decoded.pixels)], format: .png, orientation: decoded.orientation, data: data
+            frames: [ImageFrame(pixels: decoded.pixels)], format: .png, orientation: decoded.orientation, data: data,
+            sourceSize: decoded.storedSize
         )
     }
 

@@ -25,13 +25,14 @@ public struct ImageDecodingOptions: Hashable, Sendable {
     /// Decode only the first frame (instead of failing) when an animation exceeds ``maximumAnimationByteCount``.
     public var firstFrameWhenAnimationTooLarge: Bool
     /// Decode a thumbnail no larger than this size instead of the full image (SPEC DE-13 and
-    /// SDWebImage's thumbnail pixel size). Images already smaller are not enlarged. JPEG and WebP shrink
-    /// while decoding, so a thumbnail of a huge image never holds the full-size pixels.
+    /// SDWebImage's thumbnail pixel size). Images already smaller are not enlarged. JPEG, WebP and
+    /// non-interlaced PNG shrink while decoding, so a thumbnail of a huge image never holds the full-size pixels.
     public var thumbnailPixelSize: PixelSize?
     /// With ``thumbnailPixelSize``: keep the aspect ratio and fit inside the size (true), or stretch to it exactly.
     public var preserveAspectRatio: Bool
     /// Scale down images whose decoded pixels would take more than this many bytes, keeping the aspect
     /// ratio (the seeds' ScaleDownLargeImages; ``defaultScaleDownLimitBytes`` is their 60 MB). `nil`: never.
+    /// JPEG and non-interlaced PNG are scaled down while decoding, in bands, like thumbnails.
     public var scaleDownLimitBytes: Int?
     /// Keep the encoded bytes in ``Image/data`` (for re-storing the original without re-encoding).
     public var keepsData: Bool

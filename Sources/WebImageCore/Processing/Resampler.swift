@@ -10,47 +10,17 @@
 /// ```
 public enum Resampler {
     /// Returns `buffer` resampled to `size` with `filter`; the same size returns `buffer` unchanged.
+    ///
+    /// Runs through `StreamingResampler` row by row, so besides the output it holds only a band of
+    /// filtered rows (the filter's support times the scale, at the target width), never a full-height
+    /// intermediate.
     public static func resize(_ buffer: PixelBuffer, to size: PixelSize, filter: ResamplingFilter = .lanczos3) -> PixelBuffer {
         precondition(size.width > 0 && size.height > 0, "Resampler: the target size must be positive")
         guard size != buffer.size, buffer.width > 0, buffer.height > 0 else { return buffer }
-        let horizontal = WeightTable(source: buffer.width, target: size.width, filter: filter)
-        let vertical = WeightTable(source: buffer.height, target: size.height, filter: filter)
-        let premultiply = buffer.hasAlpha
-
-        // Pass 1: each source row → `size.width` premultiplied float pixels.
-        // Every element is written below, so the storage is not zero-filled first.
-        var row = [SIMD4<Float>](repeating: .zero, count: buffer.width)
-        let intermediate = [SIMD4<Float>](unsafeUninitializedCapacity: size.width * buffer.height) { middle, initialized in
-            LargeAllocation.adviseHugePages(UnsafeMutableRawBufferPointer(middle))
-            buffer.withUnsafeBytes { source in
-                row.withUnsafeMutableBufferPointer { row in
-                    for y in 0..<buffer.height {
-                        loadRow(source, y: y, width: buffer.width, premultiply: premultiply, into: row)
-                        let out = UnsafeMutableBufferPointer(rebasing: middle[(y * size.width)..<((y + 1) * size.width)])
-                        horizontal.apply(UnsafeBufferPointer(row), into: out)
-                    }
-                }
-            }
-            initialized = size.width * buffer.height
-        }
-
-        // Pass 2: combine intermediate rows into each output row, then back to straight RGBA8.
-        var accumulator = [SIMD4<Float>](repeating: .zero, count: size.width)
+        let resampler = StreamingResampler(from: buffer.size, to: size, hasAlpha: buffer.hasAlpha, filter: filter)
         return PixelBuffer(width: size.width, height: size.height, hasAlpha: buffer.hasAlpha) { output in
-            intermediate.withUnsafeBufferPointer { middle in
-                accumulator.withUnsafeMutableBufferPointer { accumulator in
-                    for y in 0..<size.height {
-                        accumulator.update(repeating: .zero)
-                        let taps = vertical.taps(for: y)
-                        for (offset, weight) in taps.weights.enumerated() {
-                            let start = (taps.first + offset) * size.width
-                            let sourceRow = UnsafeBufferPointer(rebasing: middle[start..<(start + size.width)])
-                            for x in 0..<size.width { accumulator[x] += sourceRow[x] * weight }
-                        }
-                        storeRow(UnsafeBufferPointer(accumulator), premultiplied: premultiply,
-                                 into: UnsafeMutableBufferPointer(rebasing: output[(y * size.width * 4)..<((y + 1) * size.width * 4)]))
-                    }
-                }
+            buffer.withUnsafeBytes { source in
+                resampler.push(rows: source, count: buffer.height, stride: buffer.bytesPerRow, into: output)
             }
         }
     }
@@ -62,12 +32,12 @@ public enum Resampler {
                          height: max(1, Int((Double(size.height) * scale).rounded())))
     }
 
-    private static func loadRow(
-        _ source: UnsafeRawBufferPointer, y: Int, width: Int, premultiply: Bool, into row: UnsafeMutableBufferPointer<SIMD4<Float>>
+    /// Converts one row of `width` RGBA8 pixels to float pixels, premultiplied when asked.
+    static func loadRow(
+        _ source: UnsafeRawBufferPointer, width: Int, premultiply: Bool, into row: UnsafeMutableBufferPointer<SIMD4<Float>>
     ) {
-        let base = y * width * 4
         for x in 0..<width {
-            let i = base + x * 4
+            let i = x * 4
             let pixel = SIMD4<Float>(Float(source[i]), Float(source[i + 1]), Float(source[i + 2]), Float(source[i + 3]))
             if premultiply {
                 let alpha = pixel.w * (1 / 255)
@@ -78,7 +48,8 @@ public enum Resampler {
         }
     }
 
-    private static func storeRow(
+    /// Converts one row of float pixels back to straight RGBA8.
+    static func storeRow(
         _ row: UnsafeBufferPointer<SIMD4<Float>>, premultiplied: Bool, into output: UnsafeMutableBufferPointer<UInt8>
     ) {
         for x in 0..<row.count {
@@ -139,14 +110,21 @@ struct WeightTable {
 
     /// One horizontal pass over a row of premultiplied pixels.
     func apply(_ row: UnsafeBufferPointer<SIMD4<Float>>, into output: UnsafeMutableBufferPointer<SIMD4<Float>>) {
+        precondition(output.count <= firsts.count, "WeightTable: more outputs than the table has")
         weights.withUnsafeBufferPointer { weights in
-            for index in 0..<output.count {
-                var sum = SIMD4<Float>.zero
-                let first = firsts[index], offset = offsets[index]
-                for tap in 0..<counts[index] {
-                    sum += row[first + tap] * weights[offset + tap]
+            firsts.withUnsafeBufferPointer { firsts in
+                counts.withUnsafeBufferPointer { counts in
+                    offsets.withUnsafeBufferPointer { offsets in
+                        for index in 0..<output.count {
+                            var sum = SIMD4<Float>.zero
+                            let first = firsts[index], offset = offsets[index]
+                            for tap in 0..<counts[index] {
+                                sum += row[first + tap] * weights[offset + tap]
+                            }
+                            output[index] = sum
+                        }
+                    }
                 }
-                output[index] = sum
             }
         }
     }

@@ -93,7 +93,7 @@ package struct ImageConversion {
         let oneFrame = settings.frame != nil || !format.holdsAnimation
         guard oneFrame, let source = try coders.animatedFrameSource(for: input, options: settings.decoding),
               source.frameCount > 1 else {
-            var decoding = settings.decoding
+            var decoding = settings.decodingFoldingLeadingResize
             decoding.firstFrameOnly = oneFrame
             let image = try coders.decode(input, options: decoding)
             if let frame = settings.frame, frame > 1 {

@@ -1,0 +1,125 @@
+// JPEG band-by-band decoding: see wik_jpeg_stream_* in include/wik_jpeg.h.
+//
+// The decompressor lives on the heap, so its state is intact after a longjmp. Each public function
+// sets its own jump buffer before calling libjpeg, so libjpeg's longjmp lands in the function that
+// called it and never crosses a Swift frame; between calls no libjpeg code runs.
+#include "wik_jpeg.h"
+#include "wik_jpeg_private.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct wik_jpeg_stream {
+    struct jpeg_decompress_struct cinfo;
+    wik_jpeg_error error;
+    struct jpeg_progress_mgr progress;
+    /// 1 while the decompressor exists (created and not yet destroyed).
+    int created;
+    /// The status of the first failure; later calls return it without touching libjpeg.
+    int failed_status;
+    int cmyk;
+};
+
+/// Points the error manager at this call's message buffer.
+static void wik_stream_begin_call(wik_jpeg_stream *s, char *err, size_t err_len) {
+    s->error.err = err;
+    s->error.err_len = err_len;
+    if (err != NULL && err_len > 0) err[0] = '\0';
+}
+
+/// After a longjmp: remembers the status and releases libjpeg's memory at once.
+static int wik_stream_failed(wik_jpeg_stream *s) {
+    s->failed_status = s->error.status != WIK_JPEG_OK ? s->error.status : WIK_JPEG_CORRUPT;
+    if (s->created) {
+        jpeg_destroy_decompress(&s->cinfo);
+        s->created = 0;
+    }
+    return s->failed_status;
+}
+
+wik_jpeg_stream *wik_jpeg_stream_open(const uint8_t *data, size_t size, int scale_num, size_t max_memory,
+                                      uint32_t *out_width, uint32_t *out_height, int *status,
+                                      char *err, size_t err_len) {
+    *out_width = 0;
+    *out_height = 0;
+    wik_jpeg_stream *s = calloc(1, sizeof *s);
+    if (s == NULL) {
+        *status = WIK_JPEG_TOO_LARGE;
+        if (err != NULL && err_len > 0) snprintf(err, err_len, "out of memory for the decoder");
+        return NULL;
+    }
+    wik_jpeg_init_error(&s->error, err, err_len);
+    s->cinfo.err = &s->error.pub;
+    if (setjmp(s->error.jump)) {
+        *status = wik_stream_failed(s);
+        free(s);
+        return NULL;
+    }
+    jpeg_create_decompress(&s->cinfo);
+    s->created = 1;
+    s->progress.progress_monitor = wik_jpeg_limit_scans;
+    s->cinfo.progress = &s->progress;
+    if (size == 0) wik_jpeg_fail((j_common_ptr)&s->cinfo, WIK_JPEG_TRUNCATED, "the data is empty");
+    if (size > ULONG_MAX) wik_jpeg_fail((j_common_ptr)&s->cinfo, WIK_JPEG_CORRUPT, "the data is too large");
+    if (scale_num < 1 || scale_num > 16) {
+        wik_jpeg_fail((j_common_ptr)&s->cinfo, WIK_JPEG_CORRUPT, "the scale numerator must be 1 to 16");
+    }
+    if (max_memory > 0) s->cinfo.mem->max_memory_to_use = max_memory > LONG_MAX ? LONG_MAX : (long)max_memory;
+    jpeg_mem_src(&s->cinfo, data, (unsigned long)size);
+    jpeg_read_header(&s->cinfo, TRUE);
+    wik_jpeg_choose_output_color_space(&s->cinfo);
+    s->cinfo.scale_num = (unsigned int)scale_num;
+    s->cinfo.scale_denom = 8;
+    jpeg_start_decompress(&s->cinfo);
+    s->cmyk = s->cinfo.out_color_space == JCS_CMYK;
+    *out_width = s->cinfo.output_width;
+    *out_height = s->cinfo.output_height;
+    *status = WIK_JPEG_OK;
+    return s;
+}
+
+int wik_jpeg_stream_read(wik_jpeg_stream *s, uint8_t *out, size_t out_stride, uint32_t max_rows,
+                         uint32_t *rows_read, char *err, size_t err_len) {
+    *rows_read = 0;
+    if (s == NULL) return WIK_JPEG_CORRUPT;
+    if (s->failed_status != WIK_JPEG_OK) return s->failed_status;
+    wik_stream_begin_call(s, err, err_len);
+    if (setjmp(s->error.jump)) return wik_stream_failed(s);
+    if (out == NULL || out_stride / 4 < (size_t)s->cinfo.output_width) {
+        wik_jpeg_fail((j_common_ptr)&s->cinfo, WIK_JPEG_CORRUPT, "the row buffer is too small");
+    }
+    JSAMPROW rows[WIK_JPEG_ROW_BATCH];
+    uint32_t total = 0;
+    while (total < max_rows && s->cinfo.output_scanline < s->cinfo.output_height) {
+        uint32_t count = max_rows - total;
+        if (count > WIK_JPEG_ROW_BATCH) count = WIK_JPEG_ROW_BATCH;
+        for (uint32_t i = 0; i < count; i++) rows[i] = out + (size_t)(total + i) * out_stride;
+        JDIMENSION read = jpeg_read_scanlines(&s->cinfo, rows, count);
+        if (read == 0) wik_jpeg_fail((j_common_ptr)&s->cinfo, WIK_JPEG_CORRUPT, "libjpeg returned no rows");
+        if (s->cmyk) {
+            for (JDIMENSION i = 0; i < read; i++) wik_jpeg_cmyk_to_rgba(rows[i], s->cinfo.output_width);
+        }
+        total += read;
+    }
+    *rows_read = total;
+    return WIK_JPEG_OK;
+}
+
+int wik_jpeg_stream_finish(wik_jpeg_stream *s, char *err, size_t err_len) {
+    if (s == NULL) return WIK_JPEG_CORRUPT;
+    if (s->failed_status != WIK_JPEG_OK) return s->failed_status;
+    wik_stream_begin_call(s, err, err_len);
+    if (setjmp(s->error.jump)) return wik_stream_failed(s);
+    if (s->cinfo.output_scanline < s->cinfo.output_height) {
+        wik_jpeg_fail((j_common_ptr)&s->cinfo, WIK_JPEG_CORRUPT, "finished before every row was read");
+    }
+    jpeg_finish_decompress(&s->cinfo);
+    return WIK_JPEG_OK;
+}
+
+void wik_jpeg_stream_free(wik_jpeg_stream *s) {
+    if (s == NULL) return;
+    if (s->created) jpeg_destroy_decompress(&s->cinfo);
+    free(s);
+}

@@ -1,0 +1,115 @@
+/// Resamples an image whose rows arrive one at a time, top to bottom, into an output buffer, holding
+/// only a band of filtered rows: what a streaming decoder (libjpeg scanlines, libpng rows) feeds, and
+/// what ``Resampler/resize(_:to:filter:)`` runs on for an image already in memory.
+///
+/// Each source row is filtered horizontally as it arrives (to the target width, premultiplied `Float`)
+/// and kept in a ring of ``ringRowCount`` rows: the most source rows any one output row reads, set by the
+/// filter's support times the vertical scale. As soon as the last source row an output row needs has
+/// arrived, that output row is combined from the ring and written as straight RGBA8. The same weight
+/// tables and the same order of arithmetic as a full-height two-pass resample give bit-identical
+/// results; memory is `(ringRowCount + 1) × target width + source width` float pixels, whatever the
+/// image's height.
+///
+/// Not thread-safe: one decoder feeds one resampler.
+package final class StreamingResampler {
+    /// The size of the rows pushed in.
+    package let sourceSize: PixelSize
+    /// The size of the output.
+    package let targetSize: PixelSize
+    /// Rows of the ring of horizontally filtered rows.
+    package let ringRowCount: Int
+    /// Whether pixels are premultiplied while filtering (the source has alpha).
+    private let premultiply: Bool
+    private let horizontal: WeightTable
+    private let vertical: WeightTable
+    /// For each output row, the source row after whose arrival it can be written.
+    private let readyAfter: [Int]
+    private let ring: UnsafeMutableBufferPointer<SIMD4<Float>>
+    private let sourceRow: UnsafeMutableBufferPointer<SIMD4<Float>>
+    private let accumulator: UnsafeMutableBufferPointer<SIMD4<Float>>
+    private var nextSourceRow = 0
+    /// The next output row to write; ``targetSize``'s height once every row is written.
+    package private(set) var nextOutputRow = 0
+
+    /// The bytes of float working memory this resampler holds (the ring, one source row, one accumulator row).
+    package var workingByteCount: Int {
+        (ring.count + sourceRow.count + accumulator.count) * MemoryLayout<SIMD4<Float>>.stride
+    }
+
+    /// Creates a resampler from `source` to `target` (both at least 1×1) with `filter`; `hasAlpha`
+    /// filters premultiplied, as ``Resampler`` does.
+    package init(from source: PixelSize, to target: PixelSize, hasAlpha: Bool, filter: ResamplingFilter = .lanczos3) {
+        precondition(source.width > 0 && source.height > 0 && target.width > 0 && target.height > 0,
+                     "StreamingResampler: sizes must be positive")
+        sourceSize = source
+        targetSize = target
+        premultiply = hasAlpha
+        horizontal = WeightTable(source: source.width, target: target.width, filter: filter)
+        vertical = WeightTable(source: source.height, target: target.height, filter: filter)
+        var readyAfter = [Int]()
+        readyAfter.reserveCapacity(target.height)
+        var lastNeeded = 0, rows = 1
+        for y in 0..<target.height {
+            let taps = vertical.taps(for: y)
+            lastNeeded = max(lastNeeded, taps.first + taps.weights.count - 1)
+            readyAfter.append(lastNeeded)
+            // Output row y is written right after source row `lastNeeded` arrives: the ring must still hold its first row.
+            rows = max(rows, lastNeeded - taps.first + 1)
+        }
+        self.readyAfter = readyAfter
+        ringRowCount = rows
+        ring = .allocate(capacity: rows * target.width)
+        sourceRow = .allocate(capacity: source.width)
+        accumulator = .allocate(capacity: target.width)
+    }
+
+    deinit {
+        ring.deallocate()
+        sourceRow.deallocate()
+        accumulator.deallocate()
+    }
+
+    /// Whether every output row has been written.
+    package var isComplete: Bool { nextOutputRow == targetSize.height }
+
+    /// Takes the next source row (`4 × sourceSize.width` RGBA8 bytes) and writes every output row it
+    /// completes into `output` (the whole target image, rows `4 × targetSize.width` bytes apart).
+    package func push(row: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<UInt8>) {
+        precondition(row.count >= sourceSize.width * 4, "StreamingResampler: the row is too short")
+        precondition(output.count >= targetSize.pixelCount * 4, "StreamingResampler: the output is too small")
+        guard nextSourceRow < sourceSize.height else { return }
+        let index = nextSourceRow
+        nextSourceRow += 1
+        guard nextOutputRow < targetSize.height else { return } // rows below the last one any output reads
+        Resampler.loadRow(row, width: sourceSize.width, premultiply: premultiply, into: sourceRow)
+        let slot = (index % ringRowCount) * targetSize.width
+        horizontal.apply(UnsafeBufferPointer(sourceRow),
+                         into: UnsafeMutableBufferPointer(rebasing: ring[slot..<(slot + targetSize.width)]))
+        while nextOutputRow < targetSize.height, readyAfter[nextOutputRow] <= index {
+            writeOutputRow(nextOutputRow, into: output)
+            nextOutputRow += 1
+        }
+    }
+
+    /// Pushes `count` rows stored `stride` bytes apart from the start of `rows`.
+    package func push(rows: UnsafeRawBufferPointer, count: Int, stride: Int, into output: UnsafeMutableBufferPointer<UInt8>) {
+        let rowBytes = sourceSize.width * 4
+        for y in 0..<count {
+            let start = y * stride
+            push(row: UnsafeRawBufferPointer(rebasing: rows[start..<(start + rowBytes)]), into: output)
+        }
+    }
+
+    private func writeOutputRow(_ y: Int, into output: UnsafeMutableBufferPointer<UInt8>) {
+        let width = targetSize.width
+        accumulator.update(repeating: .zero)
+        let taps = vertical.taps(for: y)
+        for (offset, weight) in taps.weights.enumerated() {
+            let start = ((taps.first + offset) % ringRowCount) * width
+            let filtered = UnsafeBufferPointer(rebasing: ring[start..<(start + width)])
+            for x in 0..<width { accumulator[x] += filtered[x] * weight }
+        }
+        Resampler.storeRow(UnsafeBufferPointer(accumulator), premultiplied: premultiply,
+                           into: UnsafeMutableBufferPointer(rebasing: output[(y * width * 4)..<((y + 1) * width * 4)]))
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import Testing
+@testable import WebImageCoders
+
+/// Scale-down and thumbnail decodes that stream (issue 15): libjpeg's rows at an `M`/8 scale and libpng's
+/// rows are resampled band by band, never holding the full-size image, and give the pixels of the
+/// non-streaming path.
+@Suite struct StreamingDecodeTests {
+    static let photo = Image(pixels: .samplePattern(width: 800, height: 600, seed: 5))
+
+    static func jpeg(_ image: Image = photo, quality: Double = 0.9) throws -> Data {
+        try JPEGCoder().encode(image, as: .jpeg, options: ImageEncodingOptions(quality: quality))
+    }
+
+    // MARK: JPEG
+
+    @Test func theScaleNumeratorIsTheSmallestEighthThatCoversTheTarget() {
+        let size = PixelSize(width: 8192, height: 5461)
+        #expect(JPEGCoder.scaleNumerator(for: size, covering: PixelSize(width: 4857, height: 3238)) == 5) // 5120×3414
+        #expect(JPEGCoder.scaleNumerator(for: size, covering: PixelSize(width: 256, height: 171)) == 1)
+        #expect(JPEGCoder.scaleNumerator(for: size, covering: PixelSize(width: 1025, height: 10)) == 2)
+        #expect(JPEGCoder.scaleNumerator(for: size, covering: PixelSize(width: 8000, height: 5000)) == 8)
+        #expect(JPEGCoder.scaledSize(of: size, numerator: 5) == PixelSize(width: 5120, height: 3414)) // rounded up, as libjpeg
+    }
+
+    /// Where the chosen scale is 1/2 or 8/8, the old path (libjpeg's one-shot decode at that scale, then the
+    /// resampler over the whole buffer) is available independently, and the streamed result must equal it.
+    @Test(arguments: [
+        (PixelSize(width: 380, height: 285), JPEGCoder.DCTScale.half),   // 4/8 covers it
+        (PixelSize(width: 720, height: 540), JPEGCoder.DCTScale.full),   // only 8/8 covers it
+        (PixelSize(width: 90, height: 60), JPEGCoder.DCTScale.eighth),   // 1/8, then resampled
+    ])
+    func jpegStreamingScaleDownEqualsTheOneShotDecodeAtThatScaleResampled(target: PixelSize, scale: JPEGCoder.DCTScale) throws {
+        let data = try Self.jpeg()
+        let options = ImageDecodingOptions(thumbnailPixelSize: target, preserveAspectRatio: false)
+        let streamed = try JPEGCoder().decode(data, options: options)
+        #expect(streamed.pixelSize == target)
+        let decoded = try JPEGCoder().decode(data, options: ImageDecodingOptions(), scale: scale)
+        let reference = Resampler.resize(decoded.pixels, to: target)
+        #expect(maxChannelDifference(streamed.pixels, reference) <= 1)
+    }
+
+    /// At a scale such as 5/8 libjpeg's scaled IDCT differs from a full decode followed by a resample (it
+    /// filters in the DCT domain), so the pixel-exact reference is libjpeg's own 5/8 decode read whole and
+    /// resampled over the whole buffer; the full-size path must still agree closely.
+    @Test func jpegStreamingAtFiveEighthsEqualsTheWholeFiveEighthsDecodeResampled() throws {
+        let data = try Self.jpeg()
+        let target = PixelSize(width: 470, height: 352) // 5/8 = 500×375 covers it, 4/8 does not
+        let streamed = try JPEGCoder().decode(data, options: ImageDecodingOptions(thumbnailPixelSize: target, preserveAspectRatio: false))
+        let whole = try data.withUnsafeBytes { bytes in
+            let stream = try LibJPEG.Stream(bytes, scaleNumerator: 5, maximumWorkingMemory: 0)
+            #expect(stream.outputSize == PixelSize(width: 500, height: 375))
+            return try PixelBuffer(width: 500, height: 375, hasAlpha: false) { (output: UnsafeMutableBufferPointer<UInt8>) throws(ImageCodingError) in
+                var row = 0
+                while row < 375 {
+                    row += try stream.read(into: UnsafeMutableBufferPointer(rebasing: output[(row * 2000)...]), maximumRows: 375 - row)
+                }
+                try stream.finish()
+            }
+        }
+        #expect(maxChannelDifference(streamed.pixels, Resampler.resize(whole, to: target)) <= 1)
+        let fromFullSize = Resampler.resize(try JPEGCoder().decode(data).pixels, to: target)
+        #expect(psnr(streamed.pixels, fromFullSize) > 30)
+    }
+
+    @Test func jpegScaleDownHonoursTheByteBudget() throws { // DE-13 through the streaming path
+        let data = try Self.jpeg()
+        let limit = 300 * 200 * 4
+        let image = try JPEGCoder().decode(data, options: ImageDecodingOptions(scaleDownLimitBytes: limit))
+        #expect(image.memoryCost <= limit)
+        #expect(image.pixelSize == ImageDecodingOptions(scaleDownLimitBytes: limit).targetSize(for: Self.photo.pixelSize))
+    }
+
+    @Test func jpegStreamingKeepsTheOrientationAndTurnsThePixelsUpright() throws {
+        let stored = Image(pixels: .samplePattern(width: 600, height: 400, seed: 9), orientation: .right)
+        let data = try Self.jpeg(stored)
+        let bounds = PixelSize(width: 200, height: 300) // portrait box: the upright image is 400×600
+        let kept = try JPEGCoder().decode(data, options: ImageDecodingOptions(thumbnailPixelSize: bounds))
+        #expect(kept.orientation == .right)
+        #expect(kept.pixelSize == PixelSize(width: 300, height: 200))
+        let upright = try JPEGCoder().decode(data, options: ImageDecodingOptions(applyOrientation: true, thumbnailPixelSize: bounds))
+        #expect(upright.orientation == .up)
+        #expect(upright.pixelSize == PixelSize(width: 200, height: 300))
+        #expect(upright.pixels == kept.pixels.applyingOrientation(.right))
+        // 4/8 is exactly 300×200: the rows go straight into the output, as libjpeg's one-shot half-size decode.
+        #expect(kept.pixels == (try JPEGCoder().decode(data, options: ImageDecodingOptions(), scale: .half)).pixels)
+    }
+
+    @Test(arguments: ["jpeg/cmyk-adobe.jpg", "jpeg/ycck.jpg", "jpeg/gray.jpg", "jpeg/progressive-large.jpg", "jpeg/restart.jpg"])
+    func jpegStreamingHandlesEveryColourModelLikeTheOneShotDecode(fixture: String) throws {
+        let data = try Fixtures.data(fixture)
+        let full = try JPEGCoder().decode(data)
+        let target = PixelSize(width: full.pixelSize.width - 1, height: full.pixelSize.height - 1) // only 8/8 covers it
+        let streamed = try JPEGCoder().decode(data, options: ImageDecodingOptions(thumbnailPixelSize: target, preserveAspectRatio: false))
+        #expect(streamed.pixelSize == target)
+        #expect(maxChannelDifference(streamed.pixels, Resampler.resize(full.pixels, to: target)) <= 1) // 8/8: the full decode
+    }
+
+    @Test func aJPEGHeaderOverThePixelLimitIsRefusedBeforeDecoding() throws {
+        var data = try Self.jpeg(Image(pixels: .samplePattern(width: 64, height: 48)))
+        try Self.setFrameSize(of: &data, width: 60_000, height: 60_000)
+        // The 1/8 decode a 100×100 thumbnail needs is 7500×7500: over a one-megapixel limit.
+        let options = ImageDecodingOptions(maximumPixelCount: 1_000_000, thumbnailPixelSize: PixelSize(width: 100, height: 100))
+        #expect { try JPEGCoder().decode(data, options: options) } throws: { ($0 as? ImageCodingError)?.code == .imageTooLarge }
+        let scaleDown = ImageDecodingOptions(maximumPixelCount: 1_000_000, scaleDownLimitBytes: 1 << 20)
+        #expect { try JPEGCoder().decode(data, options: scaleDown) } throws: { ($0 as? ImageCodingError)?.code == .imageTooLarge }
+    }
+
+    @Test func aTruncatedJPEGFailsThroughTheStreamingPathWithoutCrashing() throws {
+        let data = try Self.jpeg()
+        let options = ImageDecodingOptions(thumbnailPixelSize: PixelSize(width: 300, height: 300))
+        for cut in truncations(of: data, samples: 24) {
+            #expect(throws: ImageCodingError.self) { try JPEGCoder().decode(cut, options: options) }
+        }
+    }
+
+    /// Rewrites the width and height of the first SOF segment.
+    static func setFrameSize(of data: inout Data, width: Int, height: Int) throws {
+        let bytes = [UInt8](data)
+        var index = 2
+        while index + 8 < bytes.count {
+            #expect(bytes[index] == 0xFF)
+            let marker = bytes[index + 1]
+            if (0xC0...0xC2).contains(marker) {
+                data[index + 5] = UInt8(height >> 8); data[index + 6] = UInt8(height & 0xFF)
+                data[index + 7] = UInt8(width >> 8); data[index + 8] = UInt8(width & 0xFF)
+                return
+            }
+            index += 2 + Int(bytes[index + 2]) << 8 + Int(bytes[index + 3])
+        }
+        Issue.record("no SOF segment")
+    }
+
+    // MARK: PNG
+
+    @Test(arguments: [false, true])
+    func pngStreamingScaleDownEqualsTheFullDecodeResampledExactly(alpha: Bool) throws {
+        let source = Image(pixels: .samplePattern(width: 640, height: 480, alpha: alpha, seed: 11))
+        let data = try PNGCoder().encode(source, as: .png)
+        let limit = 250 * 180 * 4
+        let streamed = try PNGCoder().decode(data, options: ImageDecodingOptions(scaleDownLimitBytes: limit))
+        let target = try #require(ImageDecodingOptions(scaleDownLimitBytes: limit).targetSize(for: source.pixelSize))
+        #expect(streamed.pixelSize == target)
+        #expect(streamed.pixels.hasAlpha == alpha)
+        #expect(streamed.pixels == Resampler.resize(try PNGCoder().decode(data).pixels, to: target))
+    }
+
+    @Test func anInterlacedPNGIsDecodedWholeAndGivesItsNonInterlacedTwinsThumbnail() throws {
+        let options = ImageDecodingOptions(thumbnailPixelSize: PixelSize(width: 6, height: 6))
+        let interlaced = try PNGCoder().decode(Fixtures.data("png/rgba16-adam7.png"), options: options)
+        let plain = try PNGCoder().decode(Fixtures.data("png/rgba16.png"), options: options)
+        #expect(plain.pixelSize == PixelSize(width: 6, height: 5))
+        #expect(interlaced.pixels == plain.pixels)
+    }
+
+    @Test func aPNGThumbnailKeepsTheEXIfOrientation() throws {
+        let data = try Fixtures.data("png/exif-orientation6.png") // 13×11 stored, .right
+        let thumbnail = try PNGCoder().decode(data, options: ImageDecodingOptions(applyOrientation: true, thumbnailPixelSize: PixelSize(width: 5, height: 6)))
+        #expect(thumbnail.orientation == .up)
+        #expect(thumbnail.pixelSize == PixelSize(width: 5, height: 6))
+        let full = try PNGCoder().decode(data)
+        #expect(full.orientation == .right)
+        #expect(thumbnail.pixels == Resampler.resize(full.pixels, to: PixelSize(width: 6, height: 5)).applyingOrientation(.right))
+    }
+
+    @Test func aTruncatedPNGFailsThroughTheStreamingPathWithoutCrashing() throws {
+        let data = try PNGCoder().encode(Image(pixels: .samplePattern(width: 200, height: 150, alpha: true)), as: .png)
+        let options = ImageDecodingOptions(thumbnailPixelSize: PixelSize(width: 50, height: 50))
+        for cut in truncations(of: data, samples: 24) {
+            #expect(throws: ImageCodingError.self) { try PNGCoder().decode(cut, options: options) }
+        }
+    }
+
+    // MARK: Memory
+
+    @Test func aBandOfDecodedRowsStaysWithinItsByteBudget() {
+        for width in [1, 45, 800, 8192, 65_535, PixelBuffer.maximumSide] {
+            let rows = BandedDecode.bandRows(forWidth: width)
+            #expect(rows >= 1 && rows <= BandedDecode.maximumBandRows)
+            // One row always fits; past that the band never exceeds the budget.
+            #expect(rows == 1 || rows * width * 4 <= BandedDecode.bandByteBudget, "width \(width)")
+        }
+    }
+}
