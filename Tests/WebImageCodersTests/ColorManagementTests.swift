@@ -7,6 +7,7 @@ import Testing
 @Suite struct ColorManagementTests {
     static let fixtures: [(file: String, reference: String)] = [
         ("p3.jpg", "p3-jpg"), ("p3.png", "p3-png"), ("adobe-rgb.jpg", "adobe-rgb-jpg"), ("cmyk-profile.jpg", "cmyk-profile-jpg"),
+        ("p3.webp", "p3-webp"),
     ]
 
     @Test(arguments: fixtures.map(\.file))
@@ -20,12 +21,24 @@ import Testing
         #expect(difference <= 2, "max difference \(difference) against tificc")
     }
 
-    @Test(arguments: ["p3.jpg", "p3.png", "adobe-rgb.jpg"])
+    @Test(arguments: ["p3.jpg", "p3.png", "adobe-rgb.jpg", "p3.webp", "p3.avif"])
     func conversionChangesTheSampleValues(file: String) throws {
         // The decode without conversion keeps the stored samples; the converted one must differ, or the test above proves nothing.
         let data = try Fixtures.data("icc/\(file)")
         let converted = try ImageCodersManager.shared.decode(data)
         let kept = try ImageCodersManager.shared.decode(data, options: ImageDecodingOptions(keepsColorProfile: true))
+        #expect(maxChannelDifference(converted.pixels, kept.pixels) > 10)
+    }
+
+    @Test func avifProfileFromTheColrBoxIsAppliedToTheDecodedPixels() throws {
+        let data = try Fixtures.data("icc/p3.avif")
+        let profile = try Fixtures.data("icc/display-p3.icc")
+        let kept = try AVIFCoder().decode(data, options: ImageDecodingOptions(keepsColorProfile: true))
+        #expect(kept.iccProfile == profile)
+        let converted = try AVIFCoder().decode(data)
+        let expected = ColorManagement.finish(Image(pixels: kept.pixels), profile: profile, options: ImageDecodingOptions())
+        #expect(converted.iccProfile == nil)
+        #expect(maxChannelDifference(converted.pixels, expected.pixels) == 0)
         #expect(maxChannelDifference(converted.pixels, kept.pixels) > 10)
     }
 
