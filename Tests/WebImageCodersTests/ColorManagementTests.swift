@@ -7,7 +7,7 @@ import Testing
 @Suite struct ColorManagementTests {
     static let fixtures: [(file: String, reference: String)] = [
         ("p3.jpg", "p3-jpg"), ("p3.png", "p3-png"), ("adobe-rgb.jpg", "adobe-rgb-jpg"), ("cmyk-profile.jpg", "cmyk-profile-jpg"),
-        ("p3.webp", "p3-webp"),
+        ("p3.webp", "p3-webp"), ("gray-linear.jpg", "gray-linear-jpg"),
     ]
 
     @Test(arguments: fixtures.map(\.file))
@@ -21,7 +21,7 @@ import Testing
         #expect(difference <= 2, "max difference \(difference) against tificc")
     }
 
-    @Test(arguments: ["p3.jpg", "p3.png", "adobe-rgb.jpg", "p3.webp", "p3.avif"])
+    @Test(arguments: ["p3.jpg", "p3.png", "adobe-rgb.jpg", "p3.webp", "p3.avif", "gray-linear.jpg"])
     func conversionChangesTheSampleValues(file: String) throws {
         // The decode without conversion keeps the stored samples; the converted one must differ, or the test above proves nothing.
         let data = try Fixtures.data("icc/\(file)")
