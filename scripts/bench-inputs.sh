@@ -18,6 +18,9 @@ mkdir -p "$work"
 [[ -f $work/photo.avif ]] || vips heifsave "$work/photo-1920.png" "$work/photo.avif" --compression av1 --Q 60 --effort 2
 [[ -f $work/rgba-4000.png ]] || vips thumbnail "$work/alpha.png" "$work/rgba-4000.png" 4000 --height 3000 --size force
 [[ -f $work/huge.jpg ]] || vips resize "$work/photo.png" "$work/huge.jpg[Q=85]" 1.6667 --vscale 2.5
+# Issue 16: TIFF (LZW, as cameras and scanners write it) and a Display P3 JPEG (the same photo, profile assigned).
+[[ -f $work/photo.tif ]] || vips copy "$work/photo.png" "$work/photo.tif[compression=lzw]"
+[[ -f $work/photo-p3.jpg ]] || convert "$work/photo.jpg" -profile Tests/WebImageCodersTests/Fixtures/icc/display-p3.icc "$work/photo-p3.jpg"
 [[ -f $work/animation.gif ]] || "$py" - "$work" <<'PY'
 import sys
 from PIL import Image
