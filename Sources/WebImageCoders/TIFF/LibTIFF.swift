@@ -192,17 +192,26 @@ enum LibTIFF {
     }
 }
 
-// MARK: - libtiff callbacks (C function pointers: no captures, the file comes through the handle)
+// MARK: - libtiff callbacks (functions, not closures held in variables: a variable of a C function-pointer type
+// that mentions va_list crashes swift-symbolgraph-extract, and so the documentation build)
 
 private func memoryFile(_ handle: thandle_t?) -> TIFFMemoryFile? {
     handle.map { Unmanaged<TIFFMemoryFile>.fromOpaque($0).takeUnretainedValue() }
 }
 
-private let recordMessage: TIFFErrorHandlerExtR = { _, context, module, format, arguments in
-    guard let file = memoryFile(context), let format, let arguments else { return 1 }
+/// The message libtiff formatted, at most 511 bytes.
+private func formatted(_ format: UnsafePointer<CChar>, _ arguments: CVaListPointer) -> String {
     var buffer = [CChar](repeating: 0, count: 512)
     _ = buffer.withUnsafeMutableBufferPointer { vsnprintf($0.baseAddress, $0.count, format, arguments) }
-    let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+private func recordMessage(
+    _ tiff: OpaquePointer?, _ context: UnsafeMutableRawPointer?, _ module: UnsafePointer<CChar>?,
+    _ format: UnsafePointer<CChar>?, _ arguments: CVaListPointer?
+) -> Int32 {
+    guard let file = memoryFile(context), let format, let arguments else { return 1 }
+    let text = formatted(format, arguments)
     if file.errors.count < 16 {
         file.errors.append(module.map { String(cString: $0) + ": " + text } ?? text)
     }
@@ -210,32 +219,33 @@ private let recordMessage: TIFFErrorHandlerExtR = { _, context, module, format, 
 }
 
 /// Warnings are dropped, except those saying data could not be read: those mean the file is cut.
-private let recordWarning: TIFFErrorHandlerExtR = { _, context, _, format, arguments in
+private func recordWarning(
+    _ tiff: OpaquePointer?, _ context: UnsafeMutableRawPointer?, _ module: UnsafePointer<CChar>?,
+    _ format: UnsafePointer<CChar>?, _ arguments: CVaListPointer?
+) -> Int32 {
     guard let file = memoryFile(context), let format, let arguments else { return 1 }
-    var buffer = [CChar](repeating: 0, count: 512)
-    _ = buffer.withUnsafeMutableBufferPointer { vsnprintf($0.baseAddress, $0.count, format, arguments) }
-    let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let text = formatted(format, arguments)
     if text.localizedCaseInsensitiveContains("IO error"), file.readWarnings.count < 16 { file.readWarnings.append(text) }
     return 1
 }
 
-private let readProc: TIFFReadWriteProc = { handle, buffer, size in
+private func readProc(_ handle: thandle_t?, _ buffer: UnsafeMutableRawPointer?, _ size: tmsize_t) -> tmsize_t {
     guard let file = memoryFile(handle), size >= 0 else { return -1 }
     return tmsize_t(file.read(into: buffer, count: Int(size)))
 }
 
-private let writeProc: TIFFReadWriteProc = { _, _, _ in -1 }
+private func writeProc(_ handle: thandle_t?, _ buffer: UnsafeMutableRawPointer?, _ size: tmsize_t) -> tmsize_t { -1 }
 
-private let seekProc: TIFFSeekProc = { handle, offset, whence in
+private func seekProc(_ handle: thandle_t?, _ offset: toff_t, _ whence: Int32) -> toff_t {
     memoryFile(handle)?.seek(to: offset, whence: whence) ?? UInt64.max
 }
 
-private let closeProc: TIFFCloseProc = { _ in 0 }
+private func closeProc(_ handle: thandle_t?) -> Int32 { 0 }
 
-private let sizeProc: TIFFSizeProc = { handle in
+private func sizeProc(_ handle: thandle_t?) -> toff_t {
     UInt64(memoryFile(handle)?.bytes.count ?? 0)
 }
 
-private let mapProc: TIFFMapFileProc = { _, _, _ in 0 }
+private func mapProc(_ handle: thandle_t?, _ base: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ size: UnsafeMutablePointer<toff_t>?) -> Int32 { 0 }
 
-private let unmapProc: TIFFUnmapFileProc = { _, _, _ in }
+private func unmapProc(_ handle: thandle_t?, _ base: UnsafeMutableRawPointer?, _ size: toff_t) {}
