@@ -7,7 +7,7 @@ import Testing
 @Suite struct ColorManagementTests {
     static let fixtures: [(file: String, reference: String)] = [
         ("p3.jpg", "p3-jpg"), ("p3.png", "p3-png"), ("adobe-rgb.jpg", "adobe-rgb-jpg"), ("cmyk-profile.jpg", "cmyk-profile-jpg"),
-        ("p3.webp", "p3-webp"), ("gray-linear.jpg", "gray-linear-jpg"),
+        ("p3.webp", "p3-webp"), ("gray-linear.jpg", "gray-linear-jpg"), ("p3.tif", "p3-tif"),
     ]
 
     @Test(arguments: fixtures.map(\.file))
@@ -90,6 +90,18 @@ import Testing
         #expect(!transform.isIdentity)
     }
 
+    @Test func concurrentDecodesShareOneTransformAndAgree() throws {
+        // Sixteen threads convert through the one cached transform at once: every result is the same.
+        let data = try Fixtures.data("icc/p3.png")
+        let reference = try PNGCoder().decode(data).pixels
+        let results = LockedResults()
+        DispatchQueue.concurrentPerform(iterations: 16) { _ in
+            results.append(try? PNGCoder().decode(data).pixels)
+        }
+        #expect(results.values.count == 16)
+        #expect(results.values.allSatisfy { $0 == reference })
+    }
+
     @Test func transformCacheIsBoundedAndReusesTransforms() throws {
         let cache = ColorTransformCache(capacity: 2)
         let p3 = try Fixtures.data("icc/display-p3.icc")
@@ -117,5 +129,23 @@ import Testing
     @Test func cmykProfileWithKeepsColorProfileFallsBackToTheNaiveConversionWithoutProfile() throws {
         let image = try JPEGCoder().decode(Fixtures.data("icc/cmyk-profile.jpg"), options: ImageDecodingOptions(keepsColorProfile: true))
         #expect(image.iccProfile == nil)
+    }
+}
+
+/// Results gathered from several threads.
+private final class LockedResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [PixelBuffer?] = []
+
+    func append(_ value: PixelBuffer?) {
+        lock.lock()
+        stored.append(value)
+        lock.unlock()
+    }
+
+    var values: [PixelBuffer?] {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
     }
 }
