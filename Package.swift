@@ -38,6 +38,10 @@ let package = Package(
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CWebP", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
+        // Colour management (ICC profiles), zlib for PNG iCCP chunks, TIFF.
+        .systemLibrary(name: "CLCMS2", providers: [.apt(["liblcms2-dev"])]),
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CTIFF", providers: [.apt(["libtiff-dev"])]),
         // The only C of our own: setjmp-based glue for libjpeg and libpng, so no longjmp crosses Swift frames.
         .target(
             name: "CWebImageShims", dependencies: ["CJPEG", "CPNG"],
@@ -47,7 +51,8 @@ let package = Package(
         .target(name: "WebImageCore", swiftSettings: upcomingFeatures),
         .target(
             name: "WebImageCoders",
-            dependencies: ["WebImageCore", "CWebImageShims", "CJPEG", "CPNG", "CGIF", "CWebP", "CAVIF"],
+            dependencies: ["WebImageCore", "CWebImageShims", "CJPEG", "CPNG", "CGIF", "CWebP", "CAVIF",
+                           "CLCMS2", "CZlib", "CTIFF"],
             swiftSettings: upcomingFeatures
         ),
         .target(

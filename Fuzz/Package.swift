@@ -5,6 +5,7 @@
 import PackageDescription
 
 let targets = ["Detect", "JPEG", "PNG", "GIF", "WebP", "AVIF", "Progressive", "KeyScale", "FrameSources"]
+    + ["TIFF", "BMP", "ICO"] // issue 16: TIFF, BMP, ICO/CUR
 
 let package = Package(
     name: "WebImageKitFuzz",

@@ -19,6 +19,7 @@ cases=(
     "GIF animated 800×533, 12 frames|animation.gif|[n=-1]"
     "AVIF 1920×1280|photo.avif|"
 )
+cases+=("TIFF LZW 6000×4000|photo.tif|" "JPEG Display P3 → sRGB 6000×4000 (vips: plain decode)|photo-p3.jpg|") # issue 16
 
 json_files=()
 for case in "${cases[@]}"; do

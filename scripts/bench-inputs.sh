@@ -20,6 +20,9 @@ mkdir -p "$work"
 [[ -f $work/huge.jpg ]] || vips resize "$work/photo.png" "$work/huge.jpg[Q=85]" 1.6667 --vscale 2.5
 [[ -f $work/photo-8192.jpg ]] || vips resize "$work/photo.png" "$work/photo-8192.jpg[Q=85]" 1.365334 --vscale 1.36525
 [[ -f $work/photo-8000.png ]] || vips resize "$work/photo.png" "$work/photo-8000.png" 1.333334 --vscale 1.5
+# Issue 16: TIFF (LZW, as cameras and scanners write it) and a Display P3 JPEG (the same photo, profile assigned).
+[[ -f $work/photo.tif ]] || vips copy "$work/photo.png" "$work/photo.tif[compression=lzw]"
+[[ -f $work/photo-p3.jpg ]] || convert "$work/photo.jpg" -profile Tests/WebImageCodersTests/Fixtures/icc/display-p3.icc "$work/photo-p3.jpg"
 [[ -f $work/animation.gif ]] || "$py" - "$work" <<'PY'
 import sys
 from PIL import Image

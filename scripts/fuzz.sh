@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 targets=(Detect JPEG PNG GIF WebP AVIF Progressive FrameSources KeyScale ServerURL)
+targets+=(TIFF BMP ICO) # issue 16
 
 scripts/install-deps.sh >&2
 flags=(--package-path Fuzz --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address)
@@ -48,6 +49,7 @@ what = {
     "GIF": "GIF decoder", "WebP": "WebP decoder (still, animated)", "AVIF": "AVIF decoder", "Progressive": "progressive decoders fed in chunks",
     "FrameSources": "on-demand animation frames", "KeyScale": "the `@2x`/`@3x` key parser",
 }
+what.update({"TIFF": "TIFF decoder (libtiff from memory)", "BMP": "BMP decoder (depths, masks, RLE)", "ICO": "ICO/CUR decoder"})
 for target, executions, crashes, corpus in rows:
     lines.append(f"| Fuzz{target} | {what.get(target, '')} | {int(executions):,} | {crashes} | {int(corpus):,} |")
 write_section(path, "fuzz", lines, header="# Reliability\n\nEach section is rewritten by the script named in it.\n")

@@ -5,12 +5,14 @@ for the @2x parser.
 
     fuzz_corpus.py OUTPUT_DIR
 """
+import itertools
 import os
 import sys
 
 ROOT = os.path.join(os.path.dirname(__file__), "..")
 FIXTURES = os.path.join(ROOT, "Tests", "WebImageCodersTests", "Fixtures")
 IMAGE_EXTENSIONS = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif"}
+IMAGE_EXTENSIONS |= {".tif", ".bmp", ".ico", ".cur"}  # issue 16
 
 
 def fixtures(*folders):
@@ -63,6 +65,13 @@ def main():
             "https://user@evil.example/x.jpg", "http://0x7f.1/", "::ffff:10.0.0.1", "thumb=rs:fill:20:20/pr:thumb",
         ])),
     }
+    # Issue 16: TIFF, BMP, ICO/CUR, and files with ICC profiles for the JPEG and PNG decoders.
+    corpora["TIFF"] = with_truncations(fixtures("tiff"))
+    corpora["BMP"] = with_truncations(fixtures("bmp"))
+    corpora["ICO"] = with_truncations(f for f in fixtures("bmp") if f[0].endswith((".ico", ".cur")))
+    icc = list(fixtures("icc"))
+    corpora["JPEG"] = itertools.chain(corpora["JPEG"], with_truncations(f for f in icc if f[0].endswith(".jpg")))
+    corpora["PNG"] = itertools.chain(corpora["PNG"], with_truncations(f for f in icc if f[0].endswith(".png")))
     for target, files in corpora.items():
         print(f"{target}: {write(os.path.join(out, target), files)} seeds")
 

@@ -10,6 +10,9 @@ packages=(
     libgif-dev            # GIF (giflib)
     libwebp-dev           # WebP, incl. demux and mux
     libavif-dev           # AVIF
+    liblcms2-dev          # ICC colour management (issue 16)
+    libtiff-dev           # TIFF (issue 16)
+    zlib1g-dev            # PNG iCCP profiles (issue 16)
     tmux                  # a real terminal for the webimage progress tests (TerminalProgressTests)
     "$@"
 )

@@ -224,3 +224,37 @@ int wik_jpeg_decode_rgba(const uint8_t *data, size_t size, int scale_denom,
     jpeg_destroy_decompress(&d.cinfo);
     return WIK_JPEG_OK;
 }
+
+// MARK: - Raw CMYK (for colour management)
+
+int wik_jpeg_decode_cmyk(const uint8_t *data, size_t size, int scale_denom,
+                         uint8_t *out, uint32_t out_width, uint32_t out_height,
+                         size_t max_memory, char *err, size_t err_len) {
+    wik_jpeg_decoder d;
+    wik_jpeg_prepare_decoder(&d, err, err_len);
+    if (setjmp(d.error.jump)) {
+        jpeg_destroy_decompress(&d.cinfo);
+        return d.error.status;
+    }
+    wik_jpeg_begin(&d, data, size, scale_denom);
+    if (max_memory > 0) d.cinfo.mem->max_memory_to_use = max_memory > LONG_MAX ? LONG_MAX : (long)max_memory;
+    if (d.cinfo.out_color_space != JCS_CMYK) {
+        wik_jpeg_fail((j_common_ptr)&d.cinfo, WIK_JPEG_CORRUPT, "the JPEG is not CMYK or YCCK");
+    }
+    if (d.cinfo.output_width != out_width || d.cinfo.output_height != out_height) {
+        wik_jpeg_fail((j_common_ptr)&d.cinfo, WIK_JPEG_CORRUPT, "the output size differs from the one allocated");
+    }
+    jpeg_start_decompress(&d.cinfo);
+    JSAMPROW rows[WIK_JPEG_ROW_BATCH];
+    while (d.cinfo.output_scanline < d.cinfo.output_height) {
+        JDIMENSION first = d.cinfo.output_scanline;
+        JDIMENSION count = d.cinfo.output_height - first;
+        if (count > WIK_JPEG_ROW_BATCH) count = WIK_JPEG_ROW_BATCH;
+        for (JDIMENSION i = 0; i < count; i++) rows[i] = out + (size_t)(first + i) * out_width * 4;
+        JDIMENSION read = jpeg_read_scanlines(&d.cinfo, rows, count);
+        if (read == 0) wik_jpeg_fail((j_common_ptr)&d.cinfo, WIK_JPEG_CORRUPT, "libjpeg returned no rows");
+    }
+    jpeg_finish_decompress(&d.cinfo);
+    jpeg_destroy_decompress(&d.cinfo);
+    return WIK_JPEG_OK;
+}

@@ -2,9 +2,12 @@ public import WebImageCore
 
 extension ImageCodersManager {
     /// One instance of every coder this package ships, lowest priority first:
-    /// JPEG (libjpeg-turbo), PNG (libpng), GIF (giflib), WebP (libwebp) and AVIF (libavif).
+    /// JPEG (libjpeg-turbo), PNG (libpng), GIF (giflib), WebP (libwebp) and AVIF (libavif);
+    /// then the decode-only TIFF (libtiff), BMP and ICO/CUR (in Swift). Embedded ICC profiles are
+    /// converted to sRGB through lcms2.
     public static var builtInCoders: [any ImageCoding] {
         [JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder(), AVIFCoder()]
+            + [TIFFCoder(), BMPCoder(), ICOCoder()]
     }
 
     /// The shared registry, holding ``builtInCoders``; add a coder to it to override a built-in one everywhere.

@@ -66,6 +66,18 @@ import WebImageTools
     }
 
     /// The summaries `info --json` and `info --json --decode` give for `file`.
+    @Test func tiffProfileNameAndBitDepthComeFromItsFirstDirectory() async throws {
+        let folder = try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil)).appendingPathComponent("info")
+        let cmyk = try await Self.summaries(of: folder.appendingPathComponent("cmyk-profile.tif"))
+        #expect(cmyk.map(\.colourProfile) == ["Artifex PS CMYK Profile", "Artifex PS CMYK Profile"])
+        #expect(cmyk.map(\.bitDepth) == [8, 8])
+        let deep = try await Self.summaries(of: folder.appendingPathComponent("rgb16.tif"))
+        #expect(deep.map(\.bitDepth) == [16, 16])
+        #expect(deep.allSatisfy { $0.format == .tiff && $0.width == 40 && $0.height == 30 })
+        let icon = try await Self.summaries(of: folder.appendingPathComponent("multi.ico"))
+        #expect(icon.allSatisfy { $0.format == .ico && $0.width == 256 && $0.hasAlpha })
+    }
+
     static func summaries(of file: URL) async throws -> [ImageSummary] {
         var summaries: [ImageSummary] = []
         for extra in [[], ["--decode"]] {

@@ -19,7 +19,7 @@ import WebImageCoders
         for format in Self.writableFormats {
             #expect(ImageCodersManager.shared.canEncode(to: format), "no encoder for \(format)")
         }
-        #expect(ImageCodersManager.builtInCoders.count == 5)
+        #expect(ImageCodersManager.builtInCoders.count == 8) // five read-write, then TIFF, BMP, ICO (decode only)
         #expect(!ImageCodersManager.shared.canEncode(to: .tiff))
     }
 

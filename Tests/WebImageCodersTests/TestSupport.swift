@@ -99,3 +99,10 @@ func codingError<T>(_ body: () throws -> T) -> ImageCodingError? {
         return nil
     }
 }
+
+/// The mean absolute difference per channel between two equally sized buffers.
+func meanChannelDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Double {
+    precondition(a.size == b.size)
+    let total = zip(a.bytes, b.bytes).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
+    return Double(total) / Double(max(1, a.bytes.count))
+}

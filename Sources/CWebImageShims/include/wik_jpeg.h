@@ -63,6 +63,12 @@ int wik_jpeg_decode_rgba(const uint8_t *data, size_t size, int scale_denom,
                          uint8_t *out, size_t out_stride, uint32_t out_width, uint32_t out_height,
                          size_t max_memory, char *err, size_t err_len);
 
+/// Decodes a CMYK or YCCK JPEG into its CMYK samples as stored (4 bytes a pixel, `out_width` × 4 bytes
+/// a row, Adobe-inverted when the file is), for conversion through the file's ICC profile.
+int wik_jpeg_decode_cmyk(const uint8_t *data, size_t size, int scale_denom,
+                         uint8_t *out, uint32_t out_width, uint32_t out_height,
+                         size_t max_memory, char *err, size_t err_len);
+
 /// Encodes RGBA pixels (the alpha channel is ignored) as a baseline JPEG, or a progressive one when
 /// `progressive` is non-zero. `quality` is 0–100;
 /// below 90 chroma is subsampled 4:2:0, from 90 up it is kept 4:4:4. When `exif_orientation` is

@@ -6,7 +6,8 @@ public import Foundation
 /// reports the `irot`/`imir` transform (or, when those are absent, the EXIF orientation) as
 /// `Image.orientation`, and decodes every frame of a sequence with its duration. libavif 0.11
 /// exposes no repetition count, so a sequence reports `loopCount` 0 (forever), which is how
-/// browsers play AVIF sequences.
+/// browsers play AVIF sequences. An ICC profile (`colr` of type `prof`) converts the pixels to sRGB,
+/// unless `ImageDecodingOptions.keepsColorProfile` keeps it in `Image.iccProfile`.
 ///
 /// Encoding writes 4:2:0 lossy AV1 at `ImageEncodingOptions.quality`, mapped linearly onto
 /// libavif's quantizer (0 best … 63 worst): `q = round((1 − quality) × 63)` for the minimum and the
@@ -82,8 +83,9 @@ public struct AVIFCoder: ImageCoding {
             return try LibAVIF.decode(bytes, options: options, configuration: configuration)
         }
         // libavif 0.11 has no repetition count for sequences: 0 means forever, as browsers play them.
-        return options.makeImage(frames: decoded.frames, format: .avif, orientation: decoded.orientation,
-                                 loopCount: 0, data: data)
+        let image = options.makeImage(frames: decoded.frames, format: .avif, orientation: decoded.orientation,
+                                      loopCount: 0, data: data)
+        return ColorManagement.finish(image, profile: decoded.iccProfile, options: options)
     }
 
     public func canEncode(to format: ImageFormat) -> Bool {

@@ -8,6 +8,8 @@ enum LibAVIF {
     struct Decoded {
         var frames: [ImageFrame]
         var orientation: ImageOrientation
+        /// The ICC profile of a `colr` box of type `prof` (or `rICC`), when there is one.
+        var iccProfile: Data?
     }
 
     // MARK: Decoding
@@ -65,7 +67,9 @@ enum LibAVIF {
             let duration = frameCount > 1 ? duration(of: decoder.pointee.imageTiming) : .zero
             frames.append(ImageFrame(pixels: pixels, duration: duration))
         }
-        return Decoded(frames: frames, orientation: orientation)
+        let icc = header.pointee.icc
+        let profile = icc.size > 0 ? icc.data.map { Data(bytes: $0, count: icc.size) } : nil
+        return Decoded(frames: frames, orientation: orientation, iccProfile: profile)
     }
 
     /// libavif's own ceiling on the pixels of one image (`AVIF_DEFAULT_IMAGE_SIZE_LIMIT`, 16384 × 16384).

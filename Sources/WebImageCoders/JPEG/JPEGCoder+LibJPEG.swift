@@ -40,6 +40,21 @@ enum LibJPEG {
         try check(status, message)
     }
 
+    /// Decodes a CMYK or YCCK file into its CMYK samples as stored, 4 bytes a pixel, into `output`.
+    static func decodeCMYK(
+        _ bytes: UnsafeRawBufferPointer, scale: JPEGCoder.DCTScale, into output: UnsafeMutableRawBufferPointer,
+        size: PixelSize, maximumWorkingMemory: Int
+    ) throws(ImageCodingError) {
+        let (status, message) = withMessageBuffer { err, length in
+            wik_jpeg_decode_cmyk(
+                bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, Int32(scale.rawValue),
+                output.bindMemory(to: UInt8.self).baseAddress, UInt32(size.width), UInt32(size.height),
+                maximumWorkingMemory, err, length
+            )
+        }
+        try check(status, message)
+    }
+
     /// Encodes the RGBA pixels (alpha ignored), progressive when asked, with an EXIF orientation when it is not `.up`.
     static func encode(
         _ pixels: PixelBuffer, quality: Int, progressive: Bool, orientation: ImageOrientation

@@ -4,7 +4,9 @@ public import Foundation
 ///
 /// Decoding handles baseline, progressive, arithmetic-coded and restart-interval files in
 /// greyscale, YCbCr, RGB, CMYK and YCCK, always into opaque RGBA (JPEG has no alpha). The EXIF
-/// orientation is reported (or applied, with `ImageDecodingOptions.applyOrientation`).
+/// orientation is reported (or applied, with `ImageDecodingOptions.applyOrientation`). An ICC profile
+/// in APP2 markers converts the pixels to sRGB (CMYK files included), unless
+/// `ImageDecodingOptions.keepsColorProfile` asks to keep it; encoding writes `Image.iccProfile` back as APP2.
 /// ``decode(_:options:scale:)`` shrinks by 1/2, 1/4 or 1/8 inside the DCT, which is much cheaper
 /// than decoding at full size and resampling; thumbnails and scale-down decode at any `M`/8 and
 /// resample the rows as they come out, in bounded memory.
@@ -37,21 +39,32 @@ public struct JPEGCoder: ImageCoding {
         guard options.thumbnailPixelSize != nil || options.scaleDownLimitBytes != nil else {
             return try decode(data, options: options, scale: .full)
         }
-        let stored = try info(of: data).size
+        let header = try info(of: data)
         let orientation = ExifOrientationReader.orientation(inJPEG: data) ?? .up
-        guard let target = options.targetSize(for: stored, orientation: orientation) else { return try decode(data, options: options, scale: .full) }
-        return try decodeScaledDown(data, storedSize: stored, to: target, orientation: orientation, options: options)
+        let profile = data.withUnsafeBytes { EmbeddedColorProfile.jpeg($0) }
+        // A CMYK file with a profile converts through it whole (the streaming path converts CMYK naively).
+        let convertsCMYK = profile != nil && (header.colorSpace == .cmyk || header.colorSpace == .ycck)
+        guard !convertsCMYK, let target = options.targetSize(for: header.size, orientation: orientation) else {
+            return try decode(data, options: options, scale: .full)
+        }
+        let image = try decodeScaledDown(data, storedSize: header.size, to: target, orientation: orientation, options: options)
+        return ColorManagement.finish(image, profile: profile, sourceIsGray: header.colorSpace == .gray, options: options)
     }
 
     /// Decodes at 1/`scale` of the stored size (each side rounded up), scaling inside the DCT.
     ///
     /// `ImageDecodingOptions.maximumPixelCount` limits the decoded (scaled) size.
     public func decode(_ data: Data, options: ImageDecodingOptions, scale: DCTScale) throws -> Image {
-        let (pixels, orientation, storedSize) = try data.withUnsafeBytes { bytes in
+        let (pixels, orientation, storedSize, profile, info) = try data.withUnsafeBytes { bytes in
             let info = try LibJPEG.header(of: bytes, scale: scale)
             try ImageCodingError.checkDimensions(
                 .jpeg, width: info.outputSize.width, height: info.outputSize.height, limit: options.maximumPixelCount
             )
+            let profile = EmbeddedColorProfile.jpeg(bytes)
+            // A CMYK file with a profile converts through it (and its profile is then used up).
+            if let profile, let pixels = try Self.decodeCMYK(bytes, info: info, profile: profile, scale: scale, options: options) {
+                return (pixels, ExifOrientationReader.orientation(inJPEG: bytes) ?? .up, info.size, Data?.none, info)
+            }
             let pixels = try PixelBuffer(
                 width: info.outputSize.width, height: info.outputSize.height, hasAlpha: false
             ) { output throws(ImageCodingError) in
@@ -60,11 +73,14 @@ public struct JPEGCoder: ImageCoding {
                     maximumWorkingMemory: Self.workingMemoryLimit(options: options)
                 )
             }
-            return (pixels, ExifOrientationReader.orientation(inJPEG: bytes) ?? .up, info.size)
+            // A CMYK profile on naively converted pixels is dropped: they are RGB now.
+            let isCMYK = info.colorSpace == .cmyk || info.colorSpace == .ycck
+            return (pixels, ExifOrientationReader.orientation(inJPEG: bytes) ?? .up, info.size, isCMYK ? nil : profile, info)
         }
-        return options.makeImage(
+        let image = options.makeImage(
             frames: [ImageFrame(pixels: pixels)], format: .jpeg, orientation: orientation, data: data, sourceSize: storedSize
         )
+        return ColorManagement.finish(image, profile: profile, sourceIsGray: info.colorSpace == .gray, options: options)
     }
 
     /// What the header declares, without decoding any pixels; `outputSize` is the size at `scale`.
@@ -83,8 +99,9 @@ public struct JPEGCoder: ImageCoding {
             throw ImageCodingError(.unsupportedFormat, format: format, "JPEGCoder only writes JPEG")
         }
         // Only the first frame: JPEG has no animation. Alpha is dropped.
-        return try LibJPEG.encode(
+        let data = try LibJPEG.encode(
             image.pixels, quality: options.qualityPercent, progressive: options.progressive, orientation: image.orientation)
+        return image.iccProfile.map { ICCEmbedding.jpeg(data, profile: $0) } ?? data
     }
 
     /// libjpeg's working-memory cap: 8 bytes per pixel of `ImageDecodingOptions.maximumPixelCount`,

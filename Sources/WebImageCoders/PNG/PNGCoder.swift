@@ -9,8 +9,10 @@ public import WebImageCore
 /// interlaced (Adam7) image is decoded whole first, since its rows are complete only after the last pass.
 ///
 /// Decoded pixels are 8-bit RGBA with straight alpha: palettes and grey are expanded, 16-bit samples
-/// are scaled as `round(v / 257)`, a tRNS chunk becomes alpha. Colour management is not applied:
-/// sample values are taken as sRGB whatever `gAMA`, `cHRM` or `iCCP` say (as libvips does). The
+/// are scaled as `round(v / 257)`, a tRNS chunk becomes alpha. An `iCCP` profile converts the pixels to
+/// sRGB (or is kept in `Image.iccProfile` with `ImageDecodingOptions.keepsColorProfile`, and written back
+/// on encoding); an `sRGB` chunk needs no work, and `gAMA` or `cHRM` without a profile are left alone,
+/// sample values taken as sRGB (as libvips does). The
 /// orientation comes from an `eXIf` chunk when there is one. An animated PNG (APNG: an `acTL` chunk
 /// before the image data) decodes to its frames composited onto the full canvas, with
 /// `Image.loopCount` the `acTL`'s `num_plays` (0 meaning forever); see `APNGDecoder` for the
@@ -38,17 +40,23 @@ public struct PNGCoder: ImageCoding {
     /// Decodes a PNG into an 8-bit RGBA image; throws `ImageCodingError` for corrupt, truncated or oversized data.
     public func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
         if APNGChunkReader.isAnimated(data), let animation = try APNGDecoder.decode(data, options: options) {
-            return options.makeImage(
+            let image = options.makeImage(
                 frames: animation.frames, format: .png, orientation: animation.orientation,
                 loopCount: animation.loopCount, data: data
+            )
+            return ColorManagement.finish(
+                image, profile: EmbeddedColorProfile.png(data), sourceIsGray: EmbeddedColorProfile.pngIsGray(data), options: options
             )
         }
         let decoded = try LibPNG.decode(data, maximumPixelCount: options.maximumPixelCount) { size, orientation in
             options.targetSize(for: size, orientation: orientation)
         }
-        return options.makeImage(
+        let image = options.makeImage(
             frames: [ImageFrame(pixels: decoded.pixels)], format: .png, orientation: decoded.orientation, data: data,
             sourceSize: decoded.storedSize
+        )
+        return ColorManagement.finish(
+            image, profile: EmbeddedColorProfile.png(data), sourceIsGray: EmbeddedColorProfile.pngIsGray(data), options: options
         )
     }
 
@@ -63,6 +71,7 @@ public struct PNGCoder: ImageCoding {
             throw ImageCodingError(.encodingFailed, format: format, "PNGCoder cannot encode \(format.displayName)")
         }
         let pixels = image.pixels
-        return try LibPNG.encode(pixels, keepsAlpha: pixels.hasAlpha, compressionLevel: Self.compressionLevel)
+        let data = try LibPNG.encode(pixels, keepsAlpha: pixels.hasAlpha, compressionLevel: Self.compressionLevel)
+        return image.iccProfile.map { ICCEmbedding.png(data, profile: $0) } ?? data
     }
 }

@@ -6,7 +6,8 @@ public import WebImageCore
 /// Decoding writes RGBA straight into the image's pixel storage (libwebp's advanced API, multi-threaded);
 /// animations come out as fully composited canvases, one per frame. Encoding writes a lossy file at
 /// `ImageEncodingOptions.quality` or a lossless one, an animation when the image has several frames,
-/// and an `EXIF` chunk when the image's orientation is not `.up`.
+/// and an `EXIF` chunk when the image's orientation is not `.up`. An `ICCP` profile converts decoded
+/// pixels to sRGB, unless `ImageDecodingOptions.keepsColorProfile` keeps it in `Image.iccProfile`.
 ///
 /// ```swift
 /// let coder = WebPCoder()
@@ -51,10 +52,11 @@ public struct WebPCoder: ImageCoding {
             let pixels = try WebPStillCodec.decode(bytes, features: features, scaledTo: target)
             return ([ImageFrame(pixels: pixels)], 0, orientation, size == nil ? sourceSize : pixels.size)
         }
-        return options.makeImage(
+        let image = options.makeImage(
             frames: decoded.frames, format: .webp, orientation: decoded.orientation, loopCount: decoded.loopCount,
             data: data, sourceSize: decoded.sourceSize
         )
+        return ColorManagement.finish(image, profile: EmbeddedColorProfile.webp(data), options: options)
     }
 
     /// Whether `format` is WebP, the only format this coder writes.

@@ -36,8 +36,16 @@ public struct ImageDecodingOptions: Hashable, Sendable {
     public var scaleDownLimitBytes: Int?
     /// Keep the encoded bytes in ``Image/data`` (for re-storing the original without re-encoding).
     public var keepsData: Bool
+    /// Keep the pixels in the colour space of the file's embedded ICC profile and hand the profile in
+    /// ``Image/iccProfile``, instead of converting them to sRGB (the default, as browsers and ImageIO do).
+    ///
+    /// Profiles embedded in JPEG (APP2), PNG (`iCCP`), WebP (`ICCP`), AVIF (`colr`) and TIFF are
+    /// converted through lcms2; an sRGB profile, PNG's `sRGB` chunk and a file without a profile
+    /// cost nothing. PNG `gAMA` and `cHRM` chunks without a profile are left alone, as libvips does.
+    /// A CMYK JPEG or TIFF is always converted to RGB; with this option its profile is not applied.
+    public var keepsColorProfile: Bool
 
-    /// Creates options; the defaults decode every frame, keep the stored orientation and allow 100 megapixels.
+    /// Creates options; the defaults decode every frame, keep the stored orientation, convert to sRGB and allow 100 megapixels.
     public init(
         firstFrameOnly: Bool = false,
         scale: Double? = nil,
@@ -48,7 +56,8 @@ public struct ImageDecodingOptions: Hashable, Sendable {
         thumbnailPixelSize: PixelSize? = nil,
         preserveAspectRatio: Bool = true,
         scaleDownLimitBytes: Int? = nil,
-        keepsData: Bool = false
+        keepsData: Bool = false,
+        keepsColorProfile: Bool = false
     ) {
         self.firstFrameOnly = firstFrameOnly
         self.scale = scale
@@ -60,6 +69,7 @@ public struct ImageDecodingOptions: Hashable, Sendable {
         self.preserveAspectRatio = preserveAspectRatio
         self.scaleDownLimitBytes = scaleDownLimitBytes
         self.keepsData = keepsData
+        self.keepsColorProfile = keepsColorProfile
     }
 }
 

@@ -23,6 +23,12 @@ public final class Image: Sendable {
     public let loopCount: Int
     /// The encoded bytes the image was decoded from, when the decoder was asked to keep them.
     public let data: Data?
+    /// The ICC profile the pixels are in, when they are not sRGB.
+    ///
+    /// Decoders convert pixels with an embedded profile to sRGB and leave this `nil`; with
+    /// ``ImageDecodingOptions/keepsColorProfile`` they keep the original pixels and hand the embedded
+    /// profile here instead. Encoders that can embed a profile (JPEG, PNG) write it into their output.
+    public let iccProfile: Data?
 
     /// Creates an image from frames; `frames` must not be empty and all frames must have one size.
     public init(
@@ -31,7 +37,8 @@ public final class Image: Sendable {
         scale: Double = 1,
         orientation: ImageOrientation = .up,
         loopCount: Int = 0,
-        data: Data? = nil
+        data: Data? = nil,
+        iccProfile: Data? = nil
     ) {
         precondition(!frames.isEmpty, "Image needs at least one frame")
         precondition(frames.allSatisfy { $0.pixels.size == frames[0].pixels.size }, "Image frames must share one size")
@@ -41,6 +48,7 @@ public final class Image: Sendable {
         self.orientation = orientation
         self.loopCount = loopCount
         self.data = data
+        self.iccProfile = iccProfile
     }
 
     /// Creates a still image from one pixel buffer.
@@ -49,9 +57,13 @@ public final class Image: Sendable {
         format: ImageFormat = .unknown,
         scale: Double = 1,
         orientation: ImageOrientation = .up,
-        data: Data? = nil
+        data: Data? = nil,
+        iccProfile: Data? = nil
     ) {
-        self.init(frames: [ImageFrame(pixels: pixels)], format: format, scale: scale, orientation: orientation, data: data)
+        self.init(
+            frames: [ImageFrame(pixels: pixels)], format: format, scale: scale, orientation: orientation, data: data,
+            iccProfile: iccProfile
+        )
     }
 
     /// The first frame's pixels: the still image, or an animation's poster frame.
@@ -78,7 +90,8 @@ public final class Image: Sendable {
         scale: Double? = nil,
         orientation: ImageOrientation? = nil,
         loopCount: Int? = nil,
-        data: Data?? = nil
+        data: Data?? = nil,
+        iccProfile: Data?? = nil
     ) -> Image {
         Image(
             frames: frames,
@@ -86,7 +99,8 @@ public final class Image: Sendable {
             scale: scale ?? self.scale,
             orientation: orientation ?? self.orientation,
             loopCount: loopCount ?? self.loopCount,
-            data: data ?? self.data
+            data: data ?? self.data,
+            iccProfile: iccProfile ?? self.iccProfile
         )
     }
 }

@@ -29,6 +29,8 @@ struct ImageDetails {
         case .gif: bitDepth = 8
         case .webp: readWebP(reader)
         case .avif: AVIFBoxes(reader).map { apply($0) }
+        case .tiff: readTIFF(reader)
+        case .bmp: readBMP(reader)
         default: break
         }
     }

@@ -1,0 +1,3 @@
+#include <stdarg.h>
+#include <stdint.h>
+#include <tiffio.h>
