@@ -37,6 +37,10 @@ let package = Package(
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CWebP", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
+        .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CJXL", pkgConfig: "libjxl", providers: [.apt(["libjxl-dev"])]),
+        // librsvg and poppler-glib together: they share the cairo and GLib headers (librsvg's flags cover both).
+        .systemLibrary(name: "CVector", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev", "libpoppler-glib-dev"])]),
         // The only C of our own: setjmp-based glue for libjpeg and libpng, so no longjmp crosses Swift frames.
         .target(
             name: "CWebImageShims", dependencies: ["CJPEG", "CPNG"],
@@ -46,7 +50,12 @@ let package = Package(
         .target(name: "WebImageCore", swiftSettings: upcomingFeatures),
         .target(
             name: "WebImageCoders",
-            dependencies: ["WebImageCore", "CWebImageShims", "CJPEG", "CPNG", "CGIF", "CWebP", "CAVIF"],
+            dependencies: [
+                "WebImageCore", "CWebImageShims", "CJPEG", "CPNG", "CGIF", "CWebP", "CAVIF",
+                "CHEIF",
+                "CJXL",
+                "CVector",
+            ],
             swiftSettings: upcomingFeatures
         ),
         .target(

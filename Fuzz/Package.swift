@@ -5,6 +5,7 @@
 import PackageDescription
 
 let targets = ["Detect", "JPEG", "PNG", "GIF", "WebP", "AVIF", "Progressive", "KeyScale", "FrameSources"]
+    + ["HEIC", "JXL", "SVG", "PDF"]
 
 let package = Package(
     name: "WebImageKitFuzz",

@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 targets=(Detect JPEG PNG GIF WebP AVIF Progressive FrameSources KeyScale)
+targets+=(HEIC JXL SVG PDF)
 
 scripts/install-deps.sh >&2
 flags=(--package-path Fuzz --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address)
@@ -45,7 +46,8 @@ lines = [
 ]
 what = {
     "Detect": "format detection, decoder choice", "JPEG": "JPEG decoder (full and thumbnail)", "PNG": "PNG and APNG decoder",
-    "GIF": "GIF decoder", "WebP": "WebP decoder (still, animated)", "AVIF": "AVIF decoder", "Progressive": "progressive decoders fed in chunks",
+    "GIF": "GIF decoder", "WebP": "WebP decoder (still, animated)", "AVIF": "AVIF decoder", "HEIC": "HEIC/HEIF decoder (libheif)", "JXL": "JPEG XL decoder (libjxl)",
+    "SVG": "SVG rasterizer (librsvg)", "PDF": "PDF rasterizer (poppler)", "Progressive": "progressive decoders fed in chunks",
     "FrameSources": "on-demand animation frames", "KeyScale": "the `@2x`/`@3x` key parser",
 }
 for target, executions, crashes, corpus in rows:

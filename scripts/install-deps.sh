@@ -10,6 +10,10 @@ packages=(
     libgif-dev            # GIF (giflib)
     libwebp-dev           # WebP, incl. demux and mux
     libavif-dev           # AVIF
+    libheif-dev           # HEIC/HEIF (libheif)
+    libjxl-dev            # JPEG XL (libjxl)
+    librsvg2-dev          # SVG (librsvg, with cairo)
+    libpoppler-glib-dev   # PDF (poppler-glib, with cairo)
     tmux                  # a real terminal for the webimage progress tests (TerminalProgressTests)
     "$@"
 )

@@ -2,9 +2,15 @@ public import WebImageCore
 
 extension ImageCodersManager {
     /// One instance of every coder this package ships, lowest priority first:
-    /// JPEG (libjpeg-turbo), PNG (libpng), GIF (giflib), WebP (libwebp) and AVIF (libavif).
+    /// JPEG (libjpeg-turbo), PNG (libpng), GIF (giflib), WebP (libwebp) and AVIF (libavif);
+    /// HEIC/HEIF (libheif, decode only), JPEG XL (libjxl);
+    /// SVG (librsvg) and PDF (poppler-glib), both rasterized, decode only.
     public static var builtInCoders: [any ImageCoding] {
-        [JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder(), AVIFCoder()]
+        [
+            JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder(), AVIFCoder(),
+            HEICCoder(), JXLCoder(),
+            SVGCoder(), PDFCoder(),
+        ]
     }
 
     /// The shared registry, holding ``builtInCoders``; add a coder to it to override a built-in one everywhere.

@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+@testable import WebImageCoders
+
+/// HEICCoder against files made by heif-enc 1.15 (x265), whose expected pixels are heif-convert's
+/// decode (see scripts/fixtures/make-heic-jxl-fixtures.py).
+@Suite struct HEICCoderTests {
+    let coder = HEICCoder()
+
+    /// heif-convert and we both convert with libheif 1.15; the tolerance allows for rounding differences.
+    static let tolerance = 2
+
+    @Test func decodesOpaqueEightBitFileLikeHeifConvert() throws {
+        let image = try coder.decode(Fixtures.data("heic/opaque.heic"))
+        let expected = try Fixtures.expectedPixels("heic/opaque.rgba", width: 48, height: 32)
+        #expect(image.format == .heic)
+        #expect(image.pixelSize == PixelSize(width: 48, height: 32))
+        #expect(!image.hasAlpha)
+        #expect(image.pixels.isOpaque)
+        #expect(maxChannelDifference(image.pixels, expected) <= Self.tolerance)
+        #expect(image.orientation == .up)
+        #expect(image.frames.count == 1)
+    }
+
+    @Test func decodesAlphaPlaneAsStraightAlphaLikeHeifConvert() throws {
+        let image = try coder.decode(Fixtures.data("heic/alpha.heic"))
+        let expected = try Fixtures.expectedPixels("heic/alpha.rgba", width: 48, height: 32)
+        #expect(image.hasAlpha)
+        #expect(!image.pixels.isOpaque)
+        #expect(maxChannelDifference(image.pixels, expected) <= Self.tolerance)
+    }
+
+    @Test func decodesTenBitFileToEightBitsLikeHeifConvert() throws {
+        let data = try Fixtures.data("heic/deep10.heic")
+        let image = try coder.decode(data)
+        let expected = try Fixtures.expectedPixels("heic/deep10.rgba", width: 48, height: 32)
+        #expect(!image.hasAlpha)
+        #expect(maxChannelDifference(image.pixels, expected) <= Self.tolerance)
+        #expect(data != (try Fixtures.data("heic/opaque.heic")))
+    }
+
+    @Test func exifOrientationWithoutIrotIsReportedAndThePixelsStayAsStored() throws {
+        let image = try coder.decode(Fixtures.data("heic/exif6.heic"))
+        let expected = try Fixtures.expectedPixels("heic/exif6.rgba", width: 48, height: 32)
+        #expect(image.orientation == .right)
+        #expect(image.pixelSize == PixelSize(width: 48, height: 32))
+        #expect(maxChannelDifference(image.pixels, expected) <= Self.tolerance)
+        let upright = try coder.decode(Fixtures.data("heic/exif6.heic"), options: ImageDecodingOptions(applyOrientation: true))
+        #expect(upright.orientation == .up)
+        #expect(upright.pixelSize == PixelSize(width: 32, height: 48))
+    }
+
+    /// libheif decodes AVIF too (with its AV1 plugin): the AVIF fixture with irot 1 + imir 1 shows that
+    /// libheif's transform is applied once and then reported as `.up`, matching AVIFCoder's upright decode.
+    @Test func irotAndImirAreAppliedByLibheifOnceAndReportedAsUp() throws {
+        let data = try Fixtures.data("avif/rotated.avif")
+        let decoded = try data.withUnsafeBytes { try LibHEIF.decode($0, format: .avif, options: ImageDecodingOptions()) }
+        let reference = try AVIFCoder().decode(data, options: ImageDecodingOptions(applyOrientation: true))
+        #expect(decoded.orientation == .up)
+        #expect(decoded.pixels.size == reference.pixelSize)
+        #expect(psnr(decoded.pixels, reference.pixels) > 35)
+        let stored = try AVIFCoder().decode(data)
+        #expect(stored.pixelSize != reference.pixelSize) // the fixture does turn by a quarter
+    }
+
+    @Test func storedThumbnailCoveringTheRequestIsDecodedInsteadOfTheFullImage() throws {
+        let data = try Fixtures.data("heic/thumb.heic")
+        let options = ImageDecodingOptions(maximumPixelCount: 24 * 16, thumbnailPixelSize: PixelSize(width: 24, height: 16))
+        // The full 48×32 image exceeds the limit: only the 24×16 `thmb` item can have been decoded.
+        let thumbnail = try coder.decode(data, options: options)
+        #expect(thumbnail.pixelSize == PixelSize(width: 24, height: 16))
+        let full = try coder.decode(data)
+        #expect(psnr(thumbnail.pixels, Resampler.resize(full.pixels, to: PixelSize(width: 24, height: 16))) > 25)
+        let withoutThumbnail = codingError {
+            try coder.decode(Fixtures.data("heic/opaque.heic"), options: options)
+        }
+        #expect(withoutThumbnail?.code == .imageTooLarge)
+    }
+
+    @Test func thumbnailSmallerThanTheRequestIsNotUsed() throws {
+        let data = try Fixtures.data("heic/thumb.heic")
+        let options = ImageDecodingOptions(maximumPixelCount: 24 * 16, thumbnailPixelSize: PixelSize(width: 30, height: 30))
+        #expect(codingError { try coder.decode(data, options: options) }?.code == .imageTooLarge)
+        let image = try coder.decode(data, options: ImageDecodingOptions(thumbnailPixelSize: PixelSize(width: 30, height: 30)))
+        #expect(image.pixelSize == PixelSize(width: 30, height: 20))
+    }
+
+    @Test func imageOverThePixelLimitThrowsImageTooLarge() throws {
+        let data = try Fixtures.data("heic/opaque.heic")
+        let error = codingError { try coder.decode(data, options: ImageDecodingOptions(maximumPixelCount: 48 * 32 - 1)) }
+        #expect(error?.code == .imageTooLarge)
+        #expect(throws: Never.self) { try coder.decode(data, options: ImageDecodingOptions(maximumPixelCount: 48 * 32)) }
+    }
+
+    @Test(arguments: [(20_000, 20_000), (60_000, 60_000), (0x7FFF_FFFF, 2)])
+    func hostileSpatialExtentThrowsImageTooLargeWithoutDecoding(width: Int, height: Int) throws {
+        var bytes = try [UInt8](Fixtures.data("heic/opaque.heic"))
+        let ispe = try #require(bytes.indices.dropLast(12).first { bytes[$0..<$0 + 4].elementsEqual("ispe".utf8) })
+        for (offset, value) in [(ispe + 8, width), (ispe + 12, height)] {
+            for index in 0..<4 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (24 - 8 * index)) }
+        }
+        let error = codingError { try coder.decode(Data(bytes)) }
+        #expect(error?.code == .imageTooLarge, "\(String(describing: error))")
+    }
+
+    @Test func everyTruncationThrowsATypedError() throws {
+        for name in ["opaque", "alpha", "thumb"] {
+            let data = try Fixtures.data("heic/\(name).heic")
+            for cut in truncations(of: data) {
+                #expect(codingError { try coder.decode(cut) } != nil, "\(name) cut at \(cut.count)")
+            }
+        }
+    }
+
+    @Test func dataThatIsNotHEIFIsRefusedAsUnsupported() throws {
+        #expect(codingError { try coder.decode(Fixtures.data("avif/opaque.avif")) }?.code == .unsupportedFormat)
+        #expect(codingError { try coder.decode(Fixtures.data("jxl/opaque.jxl")) }?.code == .unsupportedFormat)
+        #expect(!coder.canDecode(try Fixtures.data("avif/opaque.avif")))
+        #expect(coder.canDecode(try Fixtures.data("heic/opaque.heic")))
+        #expect(!coder.canEncode(to: .heic))
+    }
+
+    @Test func sharedRegistryDecodesHEIC() throws {
+        let image = try ImageCodersManager.shared.decode(Fixtures.data("heic/alpha.heic"))
+        #expect(image.format == .heic)
+        #expect(image.hasAlpha)
+    }
+}
