@@ -39,11 +39,11 @@ import Testing
         #expect(maxChannelDifference(upright.pixels, expected) <= Self.tolerance)
     }
 
-    @Test func decodesEveryAnimationFrameWithItsDurationAndLoopCount() throws {
+    @Test func decodesEveryAnimationFrameWithItsDurationAndTheFilesLoopCount() throws {
         let image = try coder.decode(Fixtures.data("jxl/animation.jxl"))
         #expect(image.frames.count == 3)
         #expect(image.frames.map(\.duration) == [.milliseconds(100), .milliseconds(200), .milliseconds(300)])
-        #expect(image.loopCount == 2)
+        #expect(image.loopCount == 0) // cjxl 0.7 drops the APNG's play count; the round trip below checks a real one
         #expect(image.frames[0].pixels != image.frames[1].pixels && image.frames[1].pixels != image.frames[2].pixels)
     }
 

@@ -81,6 +81,7 @@ final class JXLDecodingSession {
     }
 
     /// The current frame as far as the bytes so far allow (`JxlDecoderFlushImage`), or `nil` when there is none yet.
+    /// libjxl 0.7 flushes only once several 256×256 groups have arrived: an image of one group shows nothing early.
     func partialFrame() -> PixelBuffer? {
         guard outputIsSet, JxlDecoderFlushImage(decoder) == JXL_DEC_SUCCESS else { return nil }
         return pixelsFromOutput()
