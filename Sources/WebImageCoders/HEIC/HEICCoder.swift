@@ -8,9 +8,9 @@ public import Foundation
 /// reports its EXIF orientation (the pixels stay as stored), the same rule as ``AVIFCoder``, so an
 /// orientation is never applied twice.
 ///
-/// With ``ImageDecodingOptions/thumbnailPixelSize``, a thumbnail stored in the file (`thmb`) is
+/// With `ImageDecodingOptions.thumbnailPixelSize`, a thumbnail stored in the file (`thmb`) is
 /// decoded instead of the full image when it is at least as large as the requested size; then, as for
-/// JPEG's shrink-on-load, ``ImageDecodingOptions/maximumPixelCount`` limits the thumbnail, not the full image.
+/// JPEG's shrink-on-load, `ImageDecodingOptions.maximumPixelCount` limits the thumbnail, not the full image.
 ///
 /// libheif 1.15 has no API for image sequences (`msf1` tracks, added in libheif 1.20): a sequence
 /// file decodes as its primary still image. Encoding is not offered (``canEncode(to:)`` is `false`).

@@ -4,18 +4,18 @@ public import Foundation
 ///
 /// Decoding gives 8-bit straight-alpha RGBA. libjxl is told to keep the stored orientation
 /// (`JxlDecoderSetKeepOrientation`), and the codestream's orientation is reported as
-/// `Image.orientation`, the convention of every coder here (``ImageDecodingOptions/applyOrientation``
+/// `Image.orientation`, the convention of every coder here (`ImageDecodingOptions.applyOrientation`
 /// turns the pixels upright). An animation decodes every (coalesced) frame with its duration and the
 /// file's loop count (0: forever). The width and height from the header are checked against
-/// ``ImageDecodingOptions/maximumPixelCount`` before any pixel memory is allocated.
+/// `ImageDecodingOptions.maximumPixelCount` before any pixel memory is allocated.
 ///
 /// Encoding writes lossy VarDCT at a Butteraugli distance derived from
-/// ``ImageEncodingOptions/quality`` (libjxl's `JxlEncoderDistanceFromQuality`, the mapping cjxl uses:
-/// quality 0.9 → distance 1.0, 0.5 → 4.6), or lossless modular with ``ImageEncodingOptions/lossless``,
+/// `ImageEncodingOptions.quality` (libjxl's `JxlEncoderDistanceFromQuality`, the mapping cjxl uses:
+/// quality 0.9 → distance 1.0, 0.5 → 4.6), or lossless modular with `ImageEncodingOptions.lossless`,
 /// which round-trips RGBA exactly. The orientation and, for an animation, the frame durations (in
 /// milliseconds) and the loop count are written too.
 ///
-/// The coder also decodes progressively while the bytes arrive (``ProgressiveImageDecoding``).
+/// The coder also decodes progressively while the bytes arrive (`ProgressiveImageDecoding`).
 public struct JXLCoder: ImageCoding {
     /// Settings that belong to the coder rather than to one call.
     public struct Configuration: Hashable, Sendable {
@@ -81,7 +81,7 @@ public struct JXLCoder: ImageCoding {
 
     /// The Butteraugli distance for a quality from 0 to 1, as libjxl's `JxlEncoderDistanceFromQuality`
     /// (libjxl 0.9; 0.7 lacks it) on the 0–100 scale: `0.1 + (100 − q) × 0.09` from q = 30 up,
-    /// `53/3000 q² − 23/20 q + 25` below; never under 0.1 (0 is lossless, which ``ImageEncodingOptions/lossless`` asks for).
+    /// `53/3000 q² − 23/20 q + 25` below; never under 0.1 (0 is lossless, which `ImageEncodingOptions.lossless` asks for).
     static func distance(forQuality quality: Double) -> Float {
         let q = min(max(quality, 0), 1) * 100
         let distance = q >= 30 ? 0.1 + (100 - q) * 0.09 : 53.0 / 3000 * q * q - 23.0 / 20 * q + 25

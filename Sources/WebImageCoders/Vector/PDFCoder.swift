@@ -3,21 +3,21 @@ public import Foundation
 /// Rasterizes one page of a PDF document through poppler-glib 22.12 and cairo, as SDWebImage's PDF coder does.
 ///
 /// The page (the first, or ``Configuration/pageIndex``) is drawn on white paper, as `pdftoppm` and
-/// libvips draw it, at ``ImageDecodingOptions/thumbnailPixelSize`` when one is given (fitted inside
-/// it, or stretched to it when ``ImageDecodingOptions/preserveAspectRatio`` is `false`; a page is
-/// enlarged too), and otherwise at its size at 72 dpi times ``ImageDecodingOptions/scale`` (a US
+/// libvips draw it, at `ImageDecodingOptions.thumbnailPixelSize` when one is given (fitted inside
+/// it, or stretched to it when `ImageDecodingOptions.preserveAspectRatio` is `false`; a page is
+/// enlarged too), and otherwise at its size at 72 dpi times `ImageDecodingOptions.scale` (a US
 /// Letter page is 612×792 pixels at scale 1). Either size is checked against
-/// ``ImageDecodingOptions/maximumPixelCount`` before any pixel memory is allocated.
+/// `ImageDecodingOptions.maximumPixelCount` before any pixel memory is allocated.
 ///
-/// ``ImageDecodingOptions`` has no page field, so the page is chosen per coder: register a
+/// `ImageDecodingOptions` has no page field, so the page is chosen per coder: register a
 /// `PDFCoder(configuration: .init(pageIndex: 2))` to read the third page. Encrypted documents (which
-/// need a password) fail with ``ImageCodingError/Code/corruptData``; a file without its `%%EOF` end
-/// marker is cut short and fails with ``ImageCodingError/Code/truncatedData``. Encoding PDF is not offered.
+/// need a password) fail with `ImageCodingError.Code.corruptData`; a file without its `%%EOF` end
+/// marker is cut short and fails with `ImageCodingError.Code.truncatedData`. Encoding PDF is not offered.
 public struct PDFCoder: ImageCoding {
     /// Settings that belong to the coder rather than to one call.
     public struct Configuration: Hashable, Sendable {
         /// The zero-based index of the page to draw; default 0, the first page. A document with fewer
-        /// pages fails with ``ImageCodingError/Code/corruptData``.
+        /// pages fails with `ImageCodingError.Code.corruptData`.
         public var pageIndex: Int
 
         /// Creates a configuration.

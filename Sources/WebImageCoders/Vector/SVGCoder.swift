@@ -2,11 +2,11 @@ public import Foundation
 
 /// Rasterizes SVG through librsvg 2.54 and cairo, as SDWebImage's SVG coder does on Apple platforms.
 ///
-/// The image is drawn at ``ImageDecodingOptions/thumbnailPixelSize`` when one is given (fitted
-/// inside it, or stretched to it when ``ImageDecodingOptions/preserveAspectRatio`` is `false`; a
+/// The image is drawn at `ImageDecodingOptions.thumbnailPixelSize` when one is given (fitted
+/// inside it, or stretched to it when `ImageDecodingOptions.preserveAspectRatio` is `false`; a
 /// vector image is enlarged too), and otherwise at its intrinsic size: the `width`/`height` of the
 /// root element in pixels (librsvg resolves physical units at 96 dpi), or its `viewBox` when those
-/// are missing or relative. Either size is checked against ``ImageDecodingOptions/maximumPixelCount``
+/// are missing or relative. Either size is checked against `ImageDecodingOptions.maximumPixelCount`
 /// before any pixel memory is allocated. The result is straight-alpha RGBA.
 ///
 /// Nothing outside the data is read: the document is loaded from memory with no base file, and
