@@ -30,6 +30,8 @@ enum LibHEIF {
             throw ImageCodingError(.invalidDimensions, format: format, "invalid dimensions \(width)×\(height)")
         }
 
+        // Colour: an ICC `colr` profile is available here through `heif_image_handle_get_raw_color_profile`
+        // (nclx through `heif_image_handle_get_nclx_color_profile`); the ICC hook of issue 16 converts with it.
         // Without irot/imir libheif turns nothing, so the EXIF orientation describes the decoded pixels.
         let transformed = AVIFContainer.hasProperty("irot", in: bytes) || AVIFContainer.hasProperty("imir", in: bytes)
         let orientation = transformed ? ImageOrientation.up : exifOrientation(of: primary)

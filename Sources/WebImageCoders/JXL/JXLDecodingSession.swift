@@ -39,6 +39,8 @@ final class JXLDecodingSession {
         self.decoder = decoder
         self.options = options
         runner = threads > 1 ? JxlThreadParallelRunnerCreate(nil, threads) : nil
+        // Colour: subscribing to JXL_DEC_COLOR_ENCODING would hand over the ICC profile
+        // (`JxlDecoderGetColorAsICCProfile`) for the ICC hook of issue 16; the pixels are left as decoded.
         let events = JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_FRAME.rawValue | JXL_DEC_FULL_IMAGE.rawValue
         try check(JxlDecoderSubscribeEvents(decoder, Int32(events)), "subscribing to events")
         try check(JxlDecoderSetKeepOrientation(decoder, JXL_TRUE), "keeping the orientation")
