@@ -23,7 +23,7 @@ cases+=(
     "HEIC 1920×1280|photo.heic|"
     "JPEG XL 1920×1280|photo.jxl|"
     "SVG 1600×1200, 4,000 shapes|drawing.svg|"
-    "PDF page 1600×1200 (vector)|drawing.pdf|"
+    "PDF page 1200×900 (vector, from the SVG)|drawing.pdf|"
 )
 
 json_files=()
