@@ -117,6 +117,14 @@ import Testing
         #expect(error?.code == .imageTooLarge, "\(String(describing: error))")
     }
 
+    /// A file found by FuzzHEIC: its `ispe` says 53×32, its HEVC stream codes 48×7168 (libheif 1.15 returns that as is).
+    /// Kept as `.bin` so that the every-fixture-decodes rule of BuiltInCodersTests skips it.
+    @Test func codedSizeOtherThanTheDeclaredSizeThrowsCorruptData() throws {
+        let data = try Fixtures.data("heic/size-mismatch.heic.bin")
+        #expect(ImageFormat(detecting: data) == .heic)
+        #expect(codingError { try coder.decode(data) }?.code == .corruptData)
+    }
+
     @Test func everyTruncationThrowsATypedError() throws {
         for name in ["opaque", "alpha", "thumb"] {
             let data = try Fixtures.data("heic/\(name).heic")

@@ -81,10 +81,16 @@ enum LibHEIF {
         guard let decoded else { throw ImageCodingError(.corruptData, format: format, "libheif decoded no image") }
         defer { heif_image_release(decoded) }
 
-        // The HEVC payload decides the final size; it must fit the limit too.
+        // The HEVC payload decides the final size; it must fit the limit and be the size the file declares
+        // (libheif 1.15 does not check that the coded image matches `ispe`).
         let width = Int(heif_image_get_width(decoded, heif_channel_interleaved))
         let height = Int(heif_image_get_height(decoded, heif_channel_interleaved))
         try ImageCodingError.checkDimensions(format, width: width, height: height, limit: limit)
+        let declared = (width: Int(heif_image_handle_get_width(handle)), height: Int(heif_image_handle_get_height(handle)))
+        guard declared == (width, height) else {
+            throw ImageCodingError(.corruptData, format: format,
+                                   "the coded image is \(width)×\(height), the file declares \(declared.width)×\(declared.height)")
+        }
         guard heif_image_get_bits_per_pixel_range(decoded, heif_channel_interleaved) == 8 else {
             throw ImageCodingError(.corruptData, format: format, "libheif returned samples deeper than 8 bits")
         }
