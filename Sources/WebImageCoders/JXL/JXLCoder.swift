@@ -16,6 +16,9 @@ public import Foundation
 /// milliseconds) and the loop count are written too.
 ///
 /// The coder also decodes progressively while the bytes arrive (`ProgressiveImageDecoding`).
+///
+/// Debian's libjxl 0.7 is built to print a line to stderr for each failed check on a corrupt file
+/// (`./lib/jxl/dec_frame.cc:308: JXL_RETURN_IF_ERROR …`); the error thrown is the same either way.
 public struct JXLCoder: ImageCoding {
     /// Settings that belong to the coder rather than to one call.
     public struct Configuration: Hashable, Sendable {
