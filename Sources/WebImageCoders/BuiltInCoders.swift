@@ -3,7 +3,7 @@ public import WebImageCore
 extension ImageCodersManager {
     /// One instance of every coder this package ships, lowest priority first:
     /// JPEG (libjpeg-turbo), PNG (libpng), GIF (giflib), WebP (libwebp) and AVIF (libavif);
-    /// HEIC/HEIF (libheif, decode only), JPEG XL (libjxl);
+    /// HEIC/HEIF (libheif; writes HEIC through x265), JPEG XL (libjxl);
     /// SVG (librsvg) and PDF (poppler-glib), both rasterized, decode only.
     public static var builtInCoders: [any ImageCoding] {
         [

@@ -4,7 +4,7 @@ import WebImageCoders
 
 /// Rules that hold for every built-in coder, checked through the shared registry.
 @Suite struct BuiltInCodersTests {
-    static let writableFormats: [ImageFormat] = [.jpeg, .png, .gif, .webp, .avif, .jpegXL]
+    static let writableFormats: [ImageFormat] = [.jpeg, .png, .gif, .webp, .avif, .jpegXL, .heic]
 
     /// Every committed fixture file (not the expected-pixel dumps).
     static func fixtureFiles() throws -> [URL] {

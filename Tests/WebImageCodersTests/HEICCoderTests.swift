@@ -139,7 +139,45 @@ import Testing
         #expect(codingError { try coder.decode(Fixtures.data("jxl/opaque.jxl")) }?.code == .unsupportedFormat)
         #expect(!coder.canDecode(try Fixtures.data("avif/opaque.avif")))
         #expect(coder.canDecode(try Fixtures.data("heic/opaque.heic")))
-        #expect(!coder.canEncode(to: .heic))
+        #expect(coder.canEncode(to: .heic) && !coder.canEncode(to: .heif))
+    }
+
+    // MARK: Encoding
+
+    @Test func encodedFileIsReadByHeifConvertsLibraryAndKeepsThePicture() throws {
+        for alpha in [false, true] {
+            let pixels = PixelBuffer.samplePattern(width: 64, height: 48, alpha: alpha)
+            let data = try coder.encode(Image(pixels: pixels), as: .heic, options: ImageEncodingOptions(quality: 0.9))
+            #expect(ImageFormat(detecting: data) == .heic)
+            let decoded = try coder.decode(data)
+            #expect(decoded.pixelSize == pixels.size)
+            #expect(decoded.hasAlpha == alpha)
+            #expect(psnr(decoded.pixels, pixels) > 30, "alpha \(alpha)")
+        }
+    }
+
+    @Test func lowerQualityWritesASmallerFile() throws {
+        let image = Image(pixels: .samplePattern(width: 64, height: 48))
+        let high = try coder.encode(image, as: .heic, options: ImageEncodingOptions(quality: 0.95))
+        let low = try coder.encode(image, as: .heic, options: ImageEncodingOptions(quality: 0.2))
+        #expect(low.count < high.count)
+    }
+
+    @Test func orientationIsWrittenAsIrotImirAndDecodesUpright() throws {
+        let pixels = PixelBuffer.samplePattern(width: 64, height: 48)
+        let data = try coder.encode(Image(pixels: pixels, orientation: .right), as: .heic)
+        #expect(data.withUnsafeBytes { AVIFContainer.hasProperty("irot", in: $0) })
+        let decoded = try coder.decode(data)
+        let upright = Image(pixels: pixels, orientation: .right).normalizedOrientation()
+        #expect(decoded.orientation == .up)
+        #expect(decoded.pixelSize == upright.pixelSize)
+        #expect(psnr(decoded.pixels, upright.pixels) > 30)
+    }
+
+    @Test func losslessAndOtherFormatsAreRefused() {
+        let image = Image(pixels: .samplePattern(width: 8, height: 8))
+        #expect(codingError { try coder.encode(image, as: .heic, options: ImageEncodingOptions(lossless: true)) }?.code == .encodingFailed)
+        #expect(codingError { try coder.encode(image, as: .png) }?.code == .unsupportedFormat)
     }
 
     @Test func sharedRegistryDecodesHEIC() throws {

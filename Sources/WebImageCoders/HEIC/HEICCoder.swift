@@ -13,7 +13,12 @@ public import Foundation
 /// JPEG's shrink-on-load, `ImageDecodingOptions.maximumPixelCount` limits the thumbnail, not the full image.
 ///
 /// libheif 1.15 has no API for image sequences (`msf1` tracks, added in libheif 1.20): a sequence
-/// file decodes as its primary still image. Encoding is not offered (``canEncode(to:)`` is `false`).
+/// file decodes as its primary still image.
+///
+/// Encoding writes one lossy HEVC still image (the first frame) through libheif's x265 plug-in at
+/// `ImageEncodingOptions.quality` (libheif's 0–100 scale), with an alpha plane when the pixels have
+/// transparency; an orientation other than `.up` is written as `irot`/`imir`, so the file decodes
+/// upright (and reports `.up`). `ImageEncodingOptions.lossless` is refused.
 ///
 /// ```swift
 /// let image = try HEICCoder().decode(data, options: ImageDecodingOptions(thumbnailPixelSize: PixelSize(width: 320, height: 320)))
@@ -38,11 +43,17 @@ public struct HEICCoder: ImageCoding {
     }
 
     public func canEncode(to format: ImageFormat) -> Bool {
-        false
+        format == .heic
     }
 
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodingOptions) throws -> Data {
-        throw ImageCodingError(.encodingFailed, format: format, "HEICCoder does not encode")
+        guard format == .heic else {
+            throw ImageCodingError(.unsupportedFormat, format: format, "HEICCoder encodes only HEIC")
+        }
+        guard !options.lossless else {
+            throw ImageCodingError(.encodingFailed, format: .heic, "HEICCoder writes lossy HEVC only (libheif 1.15 converts RGB to YCbCr)")
+        }
+        return try LibHEIF.encode(image.frames[0].pixels, orientation: image.orientation, quality: options.qualityPercent)
     }
 
     /// Rejects data that is not an ISO-BMFF HEIF file or is shorter than its boxes declare, before libheif sees it.
