@@ -42,6 +42,10 @@ let package = Package(
         .systemLibrary(name: "CLCMS2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CTIFF", providers: [.apt(["libtiff-dev"])]),
+        .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CJXL", pkgConfig: "libjxl", providers: [.apt(["libjxl-dev"])]),
+        // librsvg and poppler-glib together: they share the cairo and GLib headers (librsvg's flags cover both).
+        .systemLibrary(name: "CVector", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev", "libpoppler-glib-dev"])]),
         // The only C of our own: setjmp-based glue for libjpeg and libpng, so no longjmp crosses Swift frames.
         .target(
             name: "CWebImageShims", dependencies: ["CJPEG", "CPNG"],
@@ -51,8 +55,11 @@ let package = Package(
         .target(name: "WebImageCore", swiftSettings: upcomingFeatures),
         .target(
             name: "WebImageCoders",
-            dependencies: ["WebImageCore", "CWebImageShims", "CJPEG", "CPNG", "CGIF", "CWebP", "CAVIF",
-                           "CLCMS2", "CZlib", "CTIFF"],
+            dependencies: [
+                "WebImageCore", "CWebImageShims", "CJPEG", "CPNG", "CGIF", "CWebP", "CAVIF",
+                "CLCMS2", "CZlib", "CTIFF",
+                "CHEIF", "CJXL", "CVector",
+            ],
             swiftSettings: upcomingFeatures
         ),
         .target(

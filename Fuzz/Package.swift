@@ -6,6 +6,7 @@ import PackageDescription
 
 let targets = ["Detect", "JPEG", "PNG", "GIF", "WebP", "AVIF", "Progressive", "KeyScale", "FrameSources"]
     + ["TIFF", "BMP", "ICO"] // issue 16: TIFF, BMP, ICO/CUR
+    + ["HEIC", "JXL", "SVG", "PDF"]
 
 let package = Package(
     name: "WebImageKitFuzz",

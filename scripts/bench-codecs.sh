@@ -20,6 +20,12 @@ cases=(
     "AVIF 1920×1280|photo.avif|"
 )
 cases+=("TIFF LZW 6000×4000|photo.tif|" "JPEG Display P3 → sRGB 6000×4000 (vips: plain decode)|photo-p3.jpg|") # issue 16
+cases+=(
+    "HEIC 1920×1280|photo.heic|"
+    "JPEG XL 1920×1280|photo.jxl|"
+    "SVG 1600×1200, 4,000 shapes|drawing.svg|"
+    "PDF page 1200×900 (vector, from the SVG)|drawing.pdf|"
+)
 
 json_files=()
 for case in "${cases[@]}"; do
@@ -27,7 +33,7 @@ for case in "${cases[@]}"; do
     path="$work/$file"
     out="$work/${file%.*}-${file##*.}.json"
     commands=(-n webimage "$bin decode --quiet $path" -n vips "vips avg $path$vips_suffix")
-    if [[ $file != *.avif ]]; then
+    if [[ $file != *.avif && $file != *.heic && $file != *.jxl && $file != *.svg && $file != *.pdf ]]; then # Pillow 9.4 reads none of these
         commands+=(-n pillow "$py -c '$pillow_load' $path")
     fi
     echo "== $label" >&2

@@ -1,6 +1,7 @@
 # Sourced by the benchmark scripts: installs the reference tools, builds webimage in release mode and
 # generates the inputs into benchmarks/work/ (kept between runs; delete the folder to regenerate).
 scripts/install-deps.sh libvips-tools python3-pil hyperfine imagemagick time >&2
+scripts/install-deps.sh libheif-examples libjxl-tools librsvg2-bin >&2
 # A plain release build of its own (no -enable-testing), so the figures are those users get.
 swift build -c release --scratch-path .build-bench --product webimage >&2
 bin="$(swift build -c release --scratch-path .build-bench --show-bin-path)/webimage"
@@ -16,6 +17,22 @@ mkdir -p "$work"
 [[ -f $work/alpha-lossless.webp ]] || vips copy "$work/alpha.png" "$work/alpha-lossless.webp[lossless]"
 [[ -f $work/photo-1920.png ]] || vips thumbnail "$work/photo.png" "$work/photo-1920.png" 1920
 [[ -f $work/photo.avif ]] || vips heifsave "$work/photo-1920.png" "$work/photo.avif" --compression av1 --Q 60 --effort 2
+# Issue 16's formats, encoded by their reference tools from the same 1920×1280 photo; a vector drawing for SVG/PDF.
+[[ -f $work/photo.heic ]] || heif-enc -q 60 "$work/photo-1920.png" -o "$work/photo.heic" >/dev/null
+[[ -f $work/photo.jxl ]] || cjxl "$work/photo-1920.png" "$work/photo.jxl" -d 1 >/dev/null 2>&1
+[[ -f $work/drawing.svg ]] || "$py" - "$work/drawing.svg" <<'PY'
+import random, sys
+random.seed(16)
+shapes = []
+for i in range(2000):
+    x, y, r = random.uniform(0, 1600), random.uniform(0, 1200), random.uniform(4, 60)
+    colour = "#%06x" % random.randrange(1 << 24)
+    shapes.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{colour}" fill-opacity="0.7"/>')
+    shapes.append(f'<path d="M{x:.1f} {y:.1f} q 40 -60 90 10 t 80 30" stroke="{colour}" stroke-width="3" fill="none"/>')
+svg = '<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="1200">' + "".join(shapes) + "</svg>"
+open(sys.argv[1], "w").write(svg)
+PY
+[[ -f $work/drawing.pdf ]] || rsvg-convert -f pdf -o "$work/drawing.pdf" "$work/drawing.svg"
 [[ -f $work/rgba-4000.png ]] || vips thumbnail "$work/alpha.png" "$work/rgba-4000.png" 4000 --height 3000 --size force
 [[ -f $work/huge.jpg ]] || vips resize "$work/photo.png" "$work/huge.jpg[Q=85]" 1.6667 --vscale 2.5
 [[ -f $work/photo-8192.jpg ]] || vips resize "$work/photo.png" "$work/photo-8192.jpg[Q=85]" 1.365334 --vscale 1.36525

@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 targets=(Detect JPEG PNG GIF WebP AVIF Progressive FrameSources KeyScale ServerURL)
 targets+=(TIFF BMP ICO) # issue 16
+targets+=(HEIC JXL SVG PDF)
 
 scripts/install-deps.sh >&2
 flags=(--package-path Fuzz --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address)
@@ -46,7 +47,8 @@ lines = [
 ]
 what = {
     "Detect": "format detection, decoder choice", "JPEG": "JPEG decoder (full and thumbnail)", "PNG": "PNG and APNG decoder",
-    "GIF": "GIF decoder", "WebP": "WebP decoder (still, animated)", "AVIF": "AVIF decoder", "Progressive": "progressive decoders fed in chunks",
+    "GIF": "GIF decoder", "WebP": "WebP decoder (still, animated)", "AVIF": "AVIF decoder", "HEIC": "HEIC/HEIF decoder (libheif)", "JXL": "JPEG XL decoder (libjxl)",
+    "SVG": "SVG rasterizer (librsvg)", "PDF": "PDF rasterizer (poppler)", "Progressive": "progressive decoders fed in chunks",
     "FrameSources": "on-demand animation frames", "KeyScale": "the `@2x`/`@3x` key parser",
 }
 what.update({"TIFF": "TIFF decoder (libtiff from memory)", "BMP": "BMP decoder (depths, masks, RLE)", "ICO": "ICO/CUR decoder"})

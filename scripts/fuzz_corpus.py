@@ -11,7 +11,7 @@ import sys
 
 ROOT = os.path.join(os.path.dirname(__file__), "..")
 FIXTURES = os.path.join(ROOT, "Tests", "WebImageCodersTests", "Fixtures")
-IMAGE_EXTENSIONS = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif"}
+IMAGE_EXTENSIONS = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif", ".heic", ".jxl", ".svg", ".pdf"}
 IMAGE_EXTENSIONS |= {".tif", ".bmp", ".ico", ".cur"}  # issue 16
 
 
@@ -49,6 +49,10 @@ def main():
         "GIF": with_truncations(fixtures("gif")),
         "WebP": with_truncations(fixtures("webp")),
         "AVIF": with_truncations(fixtures("avif")),
+        "HEIC": with_truncations(fixtures("heic")),
+        "JXL": with_truncations(fixtures("jxl")),
+        "SVG": with_truncations(fixtures("svg")),
+        "PDF": with_truncations(fixtures("pdf")),
         "Detect": fixtures("jpeg", "png", "apng", "gif", "webp", "avif"),
         # The first two bytes choose the chunk size.
         "Progressive": ((name, bytes([1, 0]) + data) for name, data in fixtures("jpeg", "png", "gif", "webp")),

@@ -13,6 +13,10 @@ packages=(
     liblcms2-dev          # ICC colour management (issue 16)
     libtiff-dev           # TIFF (issue 16)
     zlib1g-dev            # PNG iCCP profiles (issue 16)
+    libheif-dev           # HEIC/HEIF (libheif)
+    libjxl-dev            # JPEG XL (libjxl)
+    librsvg2-dev          # SVG (librsvg, with cairo)
+    libpoppler-glib-dev   # PDF (poppler-glib, with cairo)
     tmux                  # a real terminal for the webimage progress tests (TerminalProgressTests)
     "$@"
 )

@@ -45,7 +45,7 @@ struct ConvertCommand: ParsableCommand {
     @Option(name: .customLong("out-dir"), help: "Convert every input into this folder (created if missing), several at once.")
     var outDirectory: String?
 
-    @Option(help: "The output format: jpg, png, gif, webp or avif (default: the output's extension; with --out-dir, each input's own).")
+    @Option(help: "The output format: jpg, png, gif, webp, avif, jxl or heic (default: the output's extension; with --out-dir, each input's own).")
     var format: String?
 
     @Option(help: "With --out-dir: output names without extension; {name} is the input's name, {index} its position.")
@@ -102,7 +102,7 @@ struct ConvertCommand: ParsableCommand {
         if strip, keepMetadata { throw ValidationError("--strip and --keep-metadata cannot go together: choose one") }
         if let frame, frame < 1 { throw ValidationError("--frame counts from 1, not \(frame)") }
         if let format, ImageFormat(fileExtension: format) == .unknown {
-            throw ValidationError("--format must be jpg, png, gif, webp or avif, not \(format)")
+            throw ValidationError("--format must be jpg, png, gif, webp, avif, jxl or heic, not \(format)")
         }
         if let transform { _ = try TransformList.parseOption(transform) }
         _ = try plan()

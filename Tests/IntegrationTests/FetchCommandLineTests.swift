@@ -115,7 +115,7 @@ import WebImageTools
         CommandLineFailure(rule: "fetch --format needs --out", arguments: ["fetch", "--format", "webp", "file://$DIR/photo.png"],
                     status: 64, message: "--format needs --out DIR"),
         CommandLineFailure(rule: "fetch --format must be a format written", arguments: ["fetch", "--out", "$DIR/new", "--format", "bmp", "file://$DIR/photo.png"],
-                    status: 64, message: "--format must be jpg, png, gif, webp or avif, not bmp"),
+                    status: 64, message: "--format must be jpg, png, gif, webp, avif, jxl or heic, not bmp"),
         CommandLineFailure(rule: "a missing info file names the path", arguments: ["info", "$DIR/missing.png"],
                     status: 1, message: "missing.png: no such file; check the path"),
         CommandLineFailure(rule: "info on a folder says it is one", arguments: ["info", "$DIR"],

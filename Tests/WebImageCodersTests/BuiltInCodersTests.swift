@@ -4,7 +4,7 @@ import WebImageCoders
 
 /// Rules that hold for every built-in coder, checked through the shared registry.
 @Suite struct BuiltInCodersTests {
-    static let writableFormats: [ImageFormat] = [.jpeg, .png, .gif, .webp, .avif]
+    static let writableFormats: [ImageFormat] = [.jpeg, .png, .gif, .webp, .avif, .jpegXL, .heic]
 
     /// Every committed fixture file (not the expected-pixel dumps).
     static func fixtureFiles() throws -> [URL] {
@@ -19,7 +19,7 @@ import WebImageCoders
         for format in Self.writableFormats {
             #expect(ImageCodersManager.shared.canEncode(to: format), "no encoder for \(format)")
         }
-        #expect(ImageCodersManager.builtInCoders.count == 8) // five read-write, then TIFF, BMP, ICO (decode only)
+        #expect(ImageCodersManager.builtInCoders.count == 12) // five read-write, TIFF, BMP, ICO, HEIC, JPEG XL, SVG, PDF
         #expect(!ImageCodersManager.shared.canEncode(to: .tiff))
     }
 

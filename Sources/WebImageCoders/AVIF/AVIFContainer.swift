@@ -36,6 +36,14 @@ enum AVIFContainer {
         return extents
     }
 
+    /// Whether any property box of `type` (such as `irot`) is in `meta/iprp/ipco`, whichever item it belongs to.
+    static func hasProperty(_ type: String, in bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let meta = child("meta", in: bytes, from: 0, to: bytes.count),
+              let iprp = child("iprp", in: bytes, from: meta.payload + 4, to: meta.end),
+              let ipco = child("ipco", in: bytes, from: iprp.payload, to: iprp.end) else { return false }
+        return child(type, in: bytes, from: ipco.payload, to: ipco.end) != nil
+    }
+
     private struct Box {
         let type: UInt32
         /// Where the box's content starts (after the size, type and any 64-bit size).

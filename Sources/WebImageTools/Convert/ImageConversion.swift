@@ -78,10 +78,10 @@ package struct ImageConversion {
     package static func checkWritable(_ format: ImageFormat, settings: ConversionSettings, coders: ImageCodersManager = .shared) throws(ToolError) {
         guard format != .unknown, coders.canEncode(to: format) else {
             throw ToolError(nil, "cannot write \(format == .unknown ? "this format" : format.displayName)",
-                            remedy: "use jpg, png, gif, webp or avif")
+                            remedy: "use jpg, png, gif, webp, avif, jxl or heic")
         }
         if settings.encoding.lossless, !format.acceptsLossless {
-            throw ToolError(nil, "\(format.displayName) has no lossless mode", remedy: "drop --lossless, or write png, webp or avif")
+            throw ToolError(nil, "\(format.displayName) has no lossless mode", remedy: "drop --lossless, or write png, webp, avif or jxl")
         }
     }
 

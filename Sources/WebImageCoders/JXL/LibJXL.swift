@@ -1,0 +1,144 @@
+import CJXL
+import Foundation
+
+/// The only code that calls libjxl 0.7 in one shot. libjxl reports failures as status codes (it
+/// never longjmps), so it is driven from Swift directly; every object it allocates is released by a `defer`.
+enum LibJXL {
+    /// What a decode produced, before `ImageDecodingOptions.makeImage(frames:format:orientation:loopCount:data:)`.
+    struct Decoded {
+        var frames: [ImageFrame]
+        var orientation: ImageOrientation
+        var loopCount: Int
+    }
+
+    // MARK: Decoding
+
+    /// Decodes the whole of `bytes`; data that ends before the last frame does is `.truncatedData`.
+    static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageDecodingOptions, threads: Int) throws -> Decoded {
+        let session = try JXLDecodingSession(options: options, threads: threads)
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+            throw ImageCodingError(.truncatedData, format: .jpegXL, "no data")
+        }
+        // The input stays open: running out of it is then JXL_DEC_NEED_MORE_INPUT, which means a cut file.
+        try session.check(JxlDecoderSetInput(session.decoder, base, bytes.count), "setting the input")
+        switch try session.run() {
+        case .finished:
+            break
+        case .needsMoreInput:
+            throw ImageCodingError(.truncatedData, format: .jpegXL, "the data ends before the image does (\(bytes.count) bytes)")
+        }
+        guard !session.frames.isEmpty else {
+            throw ImageCodingError(.truncatedData, format: .jpegXL, "the codestream holds no complete frame")
+        }
+        return Decoded(frames: session.frames, orientation: session.orientation, loopCount: session.loopCount)
+    }
+
+    // MARK: Encoding
+
+    /// Encodes `frames` (one: a still image; more: an animation with millisecond durations).
+    static func encode(
+        frames: [ImageFrame], orientation: ImageOrientation, loopCount: Int, distance: Float, lossless: Bool,
+        configuration: JXLCoder.Configuration
+    ) throws -> Data {
+        guard let encoder = JxlEncoderCreate(nil) else {
+            throw ImageCodingError(.encodingFailed, format: .jpegXL, "libjxl could not create an encoder")
+        }
+        defer { JxlEncoderDestroy(encoder) }
+        let runner = JxlThreadParallelRunnerCreate(nil, configuration.maximumThreads)
+        defer { if let runner { JxlThreadParallelRunnerDestroy(runner) } }
+        if let runner {
+            try check(JxlEncoderSetParallelRunner(encoder, JxlThreadParallelRunner, runner), "setting the threads")
+        }
+
+        let first = frames[0].pixels
+        let hasAlpha = frames.contains { $0.pixels.hasAlpha }
+        var info = JxlBasicInfo()
+        JxlEncoderInitBasicInfo(&info)
+        info.xsize = UInt32(first.width)
+        info.ysize = UInt32(first.height)
+        info.bits_per_sample = 8
+        info.exponent_bits_per_sample = 0
+        info.num_color_channels = 3
+        info.alpha_bits = hasAlpha ? 8 : 0
+        info.num_extra_channels = hasAlpha ? 1 : 0
+        info.uses_original_profile = lossless ? JXL_TRUE : JXL_FALSE
+        info.orientation = JxlOrientation(UInt32(orientation.exifValue))
+        if frames.count > 1 {
+            info.have_animation = JXL_TRUE
+            info.animation.tps_numerator = 1000
+            info.animation.tps_denominator = 1
+            info.animation.num_loops = UInt32(clamping: max(0, loopCount))
+        }
+        try check(JxlEncoderSetBasicInfo(encoder, &info), "setting the basic info")
+        var colour = JxlColorEncoding()
+        JxlColorEncodingSetToSRGB(&colour, JXL_FALSE)
+        try check(JxlEncoderSetColorEncoding(encoder, &colour), "setting sRGB")
+
+        guard let settings = JxlEncoderFrameSettingsCreate(encoder, nil) else {
+            throw ImageCodingError(.encodingFailed, format: .jpegXL, "libjxl could not create frame settings")
+        }
+        try check(JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_EFFORT, Int64(configuration.encoderEffort)), "setting the effort")
+        if lossless {
+            try check(JxlEncoderSetFrameLossless(settings, JXL_TRUE), "asking for lossless")
+        } else {
+            try check(JxlEncoderSetFrameDistance(settings, distance), "setting the distance")
+        }
+
+        let channels = hasAlpha ? 4 : 3
+        var format = JxlPixelFormat(num_channels: UInt32(channels), data_type: JXL_TYPE_UINT8, endianness: JXL_NATIVE_ENDIAN, align: 0)
+        for frame in frames {
+            guard frame.pixels.size == first.size else {
+                throw ImageCodingError(.encodingFailed, format: .jpegXL, "frames of different sizes")
+            }
+            if frames.count > 1 {
+                var header = JxlFrameHeader()
+                JxlEncoderInitFrameHeader(&header)
+                header.duration = UInt32(min(max(0, (frame.duration / .milliseconds(1)).rounded()), Double(UInt32.max)))
+                try check(JxlEncoderSetFrameHeader(settings, &header), "setting a frame's duration")
+            }
+            let samples = hasAlpha ? frame.pixels.bytes : rgb(of: frame.pixels)
+            try samples.withUnsafeBytes { raw in
+                try check(JxlEncoderAddImageFrame(settings, &format, raw.baseAddress, raw.count), "adding a frame")
+            }
+        }
+        JxlEncoderCloseInput(encoder)
+        return try output(of: encoder)
+    }
+
+    /// The RGB samples of an opaque buffer (libjxl wants as many channels as the basic info declares).
+    private static func rgb(of pixels: PixelBuffer) -> [UInt8] {
+        var samples = [UInt8]()
+        samples.reserveCapacity(pixels.width * pixels.height * 3)
+        for (index, byte) in pixels.bytes.enumerated() where index & 3 != 3 { samples.append(byte) }
+        return samples
+    }
+
+    /// Drains the encoder's output, growing the buffer as libjxl asks.
+    private static func output(of encoder: OpaquePointer) throws -> Data {
+        var output = [UInt8](repeating: 0, count: 64 * 1024)
+        var written = 0
+        while true {
+            let (status, used) = output.withUnsafeMutableBufferPointer { buffer -> (JxlEncoderStatus, Int) in
+                guard let base = buffer.baseAddress else { return (JXL_ENC_ERROR, 0) }
+                var next: UnsafeMutablePointer<UInt8>? = base + written
+                var available = buffer.count - written
+                let status = JxlEncoderProcessOutput(encoder, &next, &available)
+                return (status, buffer.count - written - available)
+            }
+            written += used
+            switch status {
+            case JXL_ENC_SUCCESS:
+                return Data(output.prefix(written))
+            case JXL_ENC_NEED_MORE_OUTPUT:
+                output.append(contentsOf: repeatElement(0, count: output.count))
+            default:
+                throw ImageCodingError(.encodingFailed, format: .jpegXL, "libjxl failed while writing (status \(status.rawValue))")
+            }
+        }
+    }
+
+    private static func check(_ status: JxlEncoderStatus, _ step: String) throws {
+        guard status != JXL_ENC_SUCCESS else { return }
+        throw ImageCodingError(.encodingFailed, format: .jpegXL, "libjxl failed \(step) (status \(status.rawValue))")
+    }
+}
