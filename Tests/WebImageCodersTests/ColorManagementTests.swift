@@ -57,6 +57,22 @@ import Testing
         #expect(maxChannelDifference(converted.pixels, kept.pixels) > 10)
     }
 
+    @Test func heicProfileFromTheColrBoxIsConvertedAsPhonesNeedIt() throws {
+        // heif-enc copied the P3 PNG's profile into a `colr` prof box, as phones write one.
+        let data = try Fixtures.data("icc/p3.heic")
+        let profile = try Fixtures.data("icc/display-p3.icc")
+        let kept = try HEICCoder().decode(data, options: ImageDecodingOptions(keepsColorProfile: true))
+        #expect(kept.iccProfile == profile)
+        let converted = try HEICCoder().decode(data)
+        let expected = ColorManagement.finish(Image(pixels: kept.pixels), profile: profile, options: ImageDecodingOptions())
+        #expect(converted.iccProfile == nil)
+        #expect(maxChannelDifference(converted.pixels, expected.pixels) == 0)
+        #expect(maxChannelDifference(converted.pixels, kept.pixels) > 10)
+        // Against tificc's conversion of the lossless PNG: only the HEVC coding noise is left.
+        let reference = try PNGCoder().decode(Fixtures.data("icc/p3-png.srgb.png"))
+        #expect(meanChannelDifference(converted.pixels.withAlphaFlagFromContent(), reference.pixels.withAlphaFlagFromContent()) < 4)
+    }
+
     @Test func keepsColorProfileHandsTheProfileWithTheOriginalPixels() throws {
         let data = try Fixtures.data("icc/p3.png")
         let profile = try Fixtures.data("icc/display-p3.icc")

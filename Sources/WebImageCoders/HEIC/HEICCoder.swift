@@ -38,8 +38,9 @@ public struct HEICCoder: ImageCoding {
             try Self.checkContainer(bytes, format: format)
             return try LibHEIF.decode(bytes, format: format, options: options)
         }
-        return options.makeImage(frames: [ImageFrame(pixels: decoded.pixels)], format: format,
-                                 orientation: decoded.orientation, data: data, sourceSize: decoded.sourceSize)
+        let image = options.makeImage(frames: [ImageFrame(pixels: decoded.pixels)], format: format,
+                                      orientation: decoded.orientation, data: data, sourceSize: decoded.sourceSize)
+        return ColorManagement.finish(image, profile: decoded.iccProfile, options: options)
     }
 
     public func canEncode(to format: ImageFormat) -> Bool {

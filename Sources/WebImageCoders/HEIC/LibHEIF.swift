@@ -10,6 +10,8 @@ enum LibHEIF {
         var orientation: ImageOrientation
         /// The primary image's size (the pixels may be a smaller stored thumbnail).
         var sourceSize: PixelSize
+        /// The ICC profile of a `colr` box of type `prof` or `rICC` (what phones write), if any.
+        var iccProfile: Data?
     }
 
     /// Decodes the primary image of `bytes` (already checked to be a complete HEIF container).
@@ -30,8 +32,8 @@ enum LibHEIF {
             throw ImageCodingError(.invalidDimensions, format: format, "invalid dimensions \(width)×\(height)")
         }
 
-        // Colour: an ICC `colr` profile is available here through `heif_image_handle_get_raw_color_profile`
-        // (nclx through `heif_image_handle_get_nclx_color_profile`); the ICC hook of issue 16 converts with it.
+        // Colour: an ICC `colr` profile is handed on (the coder converts with it); an nclx `colr` box (colour
+        // primaries and transfer as code points) is not applied, as for AVIF.
         // Without irot/imir libheif turns nothing, so the EXIF orientation describes the decoded pixels.
         let transformed = AVIFContainer.hasProperty("irot", in: bytes) || AVIFContainer.hasProperty("imir", in: bytes)
         let orientation = transformed ? ImageOrientation.up : exifOrientation(of: primary)
@@ -43,7 +45,20 @@ enum LibHEIF {
             try ImageCodingError.checkDimensions(format, width: width, height: height, limit: options.maximumPixelCount)
         }
         let pixels = try rgba(of: source ?? primary, format: format, limit: options.maximumPixelCount)
-        return Decoded(pixels: pixels, orientation: orientation, sourceSize: size)
+        return Decoded(pixels: pixels, orientation: orientation, sourceSize: size, iccProfile: iccProfile(of: primary))
+    }
+
+    /// The raw ICC profile of `handle`'s `colr` box, when it has one (at most 4 MiB).
+    private static func iccProfile(of handle: OpaquePointer) -> Data? {
+        let type = heif_image_handle_get_color_profile_type(handle)
+        guard type == heif_color_profile_type_prof || type == heif_color_profile_type_rICC else { return nil }
+        let size = heif_image_handle_get_raw_color_profile_size(handle)
+        guard size > 0, size <= 4 << 20 else { return nil }
+        var profile = Data(count: size)
+        let copied = profile.withUnsafeMutableBytes { buffer in
+            heif_image_handle_get_raw_color_profile(handle, buffer.baseAddress).code == heif_error_Ok
+        }
+        return copied ? profile : nil
     }
 
     /// The smallest thumbnail of `handle` at least as wide and as tall as `target`, or `nil` when none is.
