@@ -8,6 +8,7 @@ import Testing
     static let fixtures: [(file: String, reference: String)] = [
         ("p3.jpg", "p3-jpg"), ("p3.png", "p3-png"), ("adobe-rgb.jpg", "adobe-rgb-jpg"), ("cmyk-profile.jpg", "cmyk-profile-jpg"),
         ("p3.webp", "p3-webp"), ("gray-linear.jpg", "gray-linear-jpg"), ("p3.tif", "p3-tif"),
+        ("p3.jxl", "p3-png"),  // lossless JPEG XL of the P3 PNG's samples, its profile attached
     ]
 
     @Test(arguments: fixtures.map(\.file))
@@ -36,7 +37,7 @@ import Testing
         #expect(meanChannelDifference(kept.pixels, reference) > meanChannelDifference(thumbnail.pixels, reference) + 3)
     }
 
-    @Test(arguments: ["p3.jpg", "p3.png", "adobe-rgb.jpg", "p3.webp", "p3.avif", "gray-linear.jpg"])
+    @Test(arguments: ["p3.jpg", "p3.png", "adobe-rgb.jpg", "p3.webp", "p3.avif", "gray-linear.jpg", "p3.heic", "p3.jxl"])
     func conversionChangesTheSampleValues(file: String) throws {
         // The decode without conversion keeps the stored samples; the converted one must differ, or the test above proves nothing.
         let data = try Fixtures.data("icc/\(file)")

@@ -40,8 +40,10 @@ final class JXLProgressiveDecoder: ProgressiveDecoder {
             return try session.run()
         }
         if outcome == .finished {
-            let image = options.makeImage(frames: session.frames, format: .jpegXL, orientation: session.orientation,
-                                          loopCount: session.loopCount, data: dataSoFar)
+            let image = ColorManagement.finish(
+                options.makeImage(frames: session.frames, format: .jpegXL, orientation: session.orientation,
+                                  loopCount: session.loopCount, data: dataSoFar),
+                profile: session.iccProfile, sourceIsGray: session.isGray, options: options)
             finalImage = image
             self.session = nil
             return image

@@ -62,8 +62,9 @@ public struct JXLCoder: ImageCoding {
         let decoded = try data.withUnsafeBytes { bytes in
             try LibJXL.decode(bytes, options: options, threads: configuration.maximumThreads)
         }
-        return options.makeImage(frames: decoded.frames, format: .jpegXL, orientation: decoded.orientation,
-                                 loopCount: decoded.loopCount, data: data)
+        let image = options.makeImage(frames: decoded.frames, format: .jpegXL, orientation: decoded.orientation,
+                                      loopCount: decoded.loopCount, data: data)
+        return ColorManagement.finish(image, profile: decoded.iccProfile, sourceIsGray: decoded.isGray, options: options)
     }
 
     public func canEncode(to format: ImageFormat) -> Bool {

@@ -30,6 +30,10 @@ final class JXLDecodingSession {
     private(set) var loopCount = 0
     /// Whether ``run()`` has returned ``Outcome/finished``.
     private(set) var isFinished = false
+    /// The ICC profile of the decoded samples when they are not plain sRGB.
+    private(set) var iccProfile: Data?
+    /// Whether the samples are grey (expanded to RGB).
+    private(set) var isGray = false
 
     /// Creates a decoder that keeps the stored orientation and un-premultiplies alpha.
     init(options: ImageDecodingOptions, threads: Int) throws {
@@ -39,9 +43,8 @@ final class JXLDecodingSession {
         self.decoder = decoder
         self.options = options
         runner = threads > 1 ? JxlThreadParallelRunnerCreate(nil, threads) : nil
-        // Colour: subscribing to JXL_DEC_COLOR_ENCODING would hand over the ICC profile
-        // (`JxlDecoderGetColorAsICCProfile`) for the ICC hook of issue 16; the pixels are left as decoded.
-        let events = JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_FRAME.rawValue | JXL_DEC_FULL_IMAGE.rawValue
+        // Colour: the colour encoding event hands over the profile of the decoded samples (converted by the coder).
+        let events = JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_COLOR_ENCODING.rawValue | JXL_DEC_FRAME.rawValue | JXL_DEC_FULL_IMAGE.rawValue
         try check(JxlDecoderSubscribeEvents(decoder, Int32(events)), "subscribing to events")
         try check(JxlDecoderSetKeepOrientation(decoder, JXL_TRUE), "keeping the orientation")
         try check(JxlDecoderSetUnpremultiplyAlpha(decoder, JXL_TRUE), "un-premultiplying alpha")
@@ -63,6 +66,8 @@ final class JXLDecodingSession {
             switch status {
             case JXL_DEC_BASIC_INFO:
                 try readBasicInfo()
+            case JXL_DEC_COLOR_ENCODING:
+                readColorProfile()
             case JXL_DEC_FRAME:
                 try readFrameHeader()
             case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
@@ -97,6 +102,25 @@ final class JXLDecodingSession {
         orientation = ImageOrientation(exifValue: Int(info.orientation.rawValue))
         loopCount = info.have_animation == JXL_TRUE ? Int(info.animation.num_loops) : 0
         self.info = info
+    }
+
+    /// The ICC profile of the samples libjxl hands out, unless they are plain sRGB (nothing to convert).
+    private func readColorProfile() {
+        var encoding = JxlColorEncoding()
+        if JxlDecoderGetColorAsEncodedProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &encoding) == JXL_DEC_SUCCESS,
+            encoding.color_space == JXL_COLOR_SPACE_RGB, encoding.white_point == JXL_WHITE_POINT_D65,
+            encoding.primaries == JXL_PRIMARIES_SRGB, encoding.transfer_function == JXL_TRANSFER_FUNCTION_SRGB
+        {
+            return
+        }
+        var size = 0
+        guard JxlDecoderGetICCProfileSize(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &size) == JXL_DEC_SUCCESS,
+            size > 0, size <= 4 << 20
+        else { return }
+        var bytes = [UInt8](repeating: 0, count: size)
+        guard JxlDecoderGetColorAsICCProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &bytes, size) == JXL_DEC_SUCCESS else { return }
+        iccProfile = Data(bytes)
+        isGray = (info?.num_color_channels ?? 3) == 1
     }
 
     private func readFrameHeader() throws {

@@ -9,6 +9,9 @@ enum LibJXL {
         var frames: [ImageFrame]
         var orientation: ImageOrientation
         var loopCount: Int
+        /// The ICC profile of the samples when they are not plain sRGB, and whether they are grey.
+        var iccProfile: Data?
+        var isGray: Bool
     }
 
     // MARK: Decoding
@@ -30,7 +33,8 @@ enum LibJXL {
         guard !session.frames.isEmpty else {
             throw ImageCodingError(.truncatedData, format: .jpegXL, "the codestream holds no complete frame")
         }
-        return Decoded(frames: session.frames, orientation: session.orientation, loopCount: session.loopCount)
+        return Decoded(frames: session.frames, orientation: session.orientation, loopCount: session.loopCount,
+                       iccProfile: session.iccProfile, isGray: session.isGray)
     }
 
     // MARK: Encoding
