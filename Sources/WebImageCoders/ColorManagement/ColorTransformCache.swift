@@ -8,8 +8,10 @@ final class ColorTransformCache: Sendable {
     /// The cache every decoder shares.
     static let shared = ColorTransformCache(capacity: 32)
 
+    /// The profile as plain bytes: a `Data` held in a global cache hides its storage pointer from
+    /// LeakSanitizer (enum spare-bit packing), which then reports every cached profile as leaked.
     private struct Key: Hashable {
-        let profile: Data
+        let profile: [UInt8]
         let inputFormat: UInt32
     }
 
@@ -34,7 +36,7 @@ final class ColorTransformCache: Sendable {
     /// The transform from `profile` to sRGB for pixels laid out as `inputFormat` (an lcms2 format),
     /// `.identity` for an sRGB profile, `nil` for one lcms2 cannot use. Built at most once while cached.
     func transform(for profile: Data, inputFormat: UInt32) -> ColorTransform? {
-        let key = Key(profile: profile, inputFormat: inputFormat)
+        let key = Key(profile: [UInt8](profile), inputFormat: inputFormat)
         return state.withLock { state in
             state.clock += 1
             if var entry = state.entries[key] {
