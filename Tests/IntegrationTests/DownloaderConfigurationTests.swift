@@ -105,8 +105,14 @@ import WebImageKit
                 await ImageDownloaderTests.wait(for: .arrived("/held/limit0.png"), in: &events)
                 #expect(downloader.currentDownloadCount == 2)
                 downloader.configuration.maximumConcurrentDownloads = 2
-                // The second starts while the first is still held.
+                // The second starts while the first is still held: both reach the gate before either is let go
+                // (arriving is logged before the gate is reached, so wait for the gate itself).
                 await ImageDownloaderTests.wait(for: .arrived("/held/limit1.png"), in: &events)
+                var polls = 0
+                while await server.log.inFlight < 2, polls < 60_000 {
+                    try await Task.sleep(for: .milliseconds(1))
+                    polls += 1
+                }
                 await server.gates.releaseAll()
                 for await completion in results.prefix(2) { _ = try completion.result.get() }
             }
