@@ -171,6 +171,46 @@ import Testing
         }
     }
 
+    // MARK: Resampling beside the decoder
+
+    /// Feeds `source`'s rows to `BandedDecode` as a decoder would, up to `rows` at a time, failing
+    /// once `failAfterRows` rows have been read.
+    static func bandedResize(
+        _ source: PixelBuffer, to target: PixelSize, pipelined: Bool, failAfterRows: Int? = nil
+    ) throws(ImageCodingError) -> PixelBuffer {
+        var nextRow = 0
+        return try BandedDecode.pixels(
+            decodedSize: source.size, target: target, hasAlpha: source.hasAlpha, format: .png, pipelined: pipelined
+        ) { buffer, rows throws(ImageCodingError) in
+            if let failAfterRows, nextRow >= failAfterRows { throw ImageCodingError(.corruptData, format: .png, "cut") }
+            let count = min(rows, source.height - nextRow, 7) // odd bands, so band edges fall anywhere
+            source.withUnsafeBytes { bytes in
+                let start = nextRow * source.bytesPerRow
+                buffer.baseAddress?.update(from: bytes.bindMemory(to: UInt8.self).baseAddress! + start, count: count * source.bytesPerRow)
+            }
+            nextRow += count
+            return count
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func resamplingOnItsOwnThreadGivesTheSamePixelsAsInTheDecodersThread(alpha: Bool) throws {
+        let source = PixelBuffer.samplePattern(width: 301, height: 203, alpha: alpha, seed: 9)
+        let target = PixelSize(width: 120, height: 77)
+        let pipelined = try Self.bandedResize(source, to: target, pipelined: true)
+        #expect(pipelined == (try Self.bandedResize(source, to: target, pipelined: false)))
+        #expect(pipelined == Resampler.resize(source, to: target))
+    }
+
+    @Test func aDecoderFailingWhileItsBandsAreResampledOnAnotherThreadThrowsAndFreesEverything() {
+        let source = PixelBuffer.samplePattern(width: 200, height: 150, seed: 4)
+        for failAfter in [0, 7, 70, 147] {
+            #expect(throws: ImageCodingError.self, "after \(failAfter) rows") {
+                try Self.bandedResize(source, to: PixelSize(width: 50, height: 40), pipelined: true, failAfterRows: failAfter)
+            }
+        }
+    }
+
     // MARK: Memory
 
     @Test func aBandOfDecodedRowsStaysWithinItsByteBudget() {

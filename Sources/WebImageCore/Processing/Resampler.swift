@@ -48,21 +48,29 @@ public enum Resampler {
         }
     }
 
-    /// Converts one row of float pixels back to straight RGBA8.
-    static func storeRow(
-        _ row: UnsafeBufferPointer<SIMD4<Float>>, premultiplied: Bool, into output: UnsafeMutableBufferPointer<UInt8>
-    ) {
-        for x in 0..<row.count {
-            if premultiplied {
-                storeStraight(row[x], into: output, at: x * 4)
-            } else {
-                let clamped = (row[x] + 0.5).clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255))
-                output[x * 4] = UInt8(clamped.x)
-                output[x * 4 + 1] = UInt8(clamped.y)
-                output[x * 4 + 2] = UInt8(clamped.z)
-                output[x * 4 + 3] = 255
-            }
+    /// Writes one filtered pixel as straight RGBA8 at `output`: un-premultiplied when `premultiplied`,
+    /// else with alpha 255 (the source was opaque). Channels are clamped to 0…255 and rounded to the
+    /// nearest byte (ties to even).
+    ///
+    /// Written with the SIMD operations the compiler inlines into vector instructions (`replace(with:where:)`,
+    /// arithmetic, a bit cast): `SIMD.clamped` and `UInt8(_: Float)` cost a call or a check per channel.
+    @inline(__always)
+    static func store(_ pixel: SIMD4<Float>, premultiplied: Bool, to output: UnsafeMutablePointer<UInt8>) {
+        var straight = pixel
+        if premultiplied {
+            let alpha = pixel.w > 0 ? (pixel.w < 255 ? pixel.w : 255) : 0
+            let factor: Float = alpha > 0 ? 255 / alpha : 0
+            straight.w = alpha
+            straight *= SIMD4(factor, factor, factor, 1)
+        } else {
+            straight.w = 255
         }
+        straight.replace(with: 0, where: .!(straight .> 0)) // NaN too
+        straight.replace(with: 255, where: straight .> 255)
+        // Adding 2²³ leaves the rounded integer in the low bits of each float.
+        let bits = unsafeBitCast(straight + 8_388_608, to: SIMD4<UInt32>.self) & 0xFF
+        let packed = bits.x | bits.y << 8 | bits.z << 16 | bits.w << 24
+        UnsafeMutableRawPointer(output).storeBytes(of: packed.littleEndian, as: UInt32.self)
     }
 }
 
@@ -118,8 +126,8 @@ struct WeightTable {
                         for index in 0..<output.count {
                             var sum = SIMD4<Float>.zero
                             let first = firsts[index], offset = offsets[index]
-                            for tap in 0..<counts[index] {
-                                sum += row[first + tap] * weights[offset + tap]
+                            for tap in 0..<counts[index] { // indices checked when the table was built: no overflow traps
+                                sum += row[first &+ tap] * weights[offset &+ tap]
                             }
                             output[index] = sum
                         }

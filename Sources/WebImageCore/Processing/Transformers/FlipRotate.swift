@@ -130,14 +130,9 @@ func premultiplied(_ colour: RGBA) -> SIMD4<Float> {
 
 /// Writes a premultiplied float colour as straight RGBA8 at `index`.
 func storeStraight(_ colour: SIMD4<Float>, into out: UnsafeMutableBufferPointer<UInt8>, at index: Int) {
-    let alpha = min(max(colour.w, 0), 255)
-    let factor: Float = alpha > 0 ? 255 / alpha : 0
-    let straight = SIMD4(colour.x * factor, colour.y * factor, colour.z * factor, alpha)
-    let clamped = (straight + 0.5).clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255))
-    out[index] = UInt8(clamped.x)
-    out[index + 1] = UInt8(clamped.y)
-    out[index + 2] = UInt8(clamped.z)
-    out[index + 3] = UInt8(clamped.w)
+    precondition(index >= 0 && index + 4 <= out.count, "storeStraight: the pixel is outside the buffer")
+    guard let base = out.baseAddress else { return }
+    Resampler.store(colour, premultiplied: true, to: base + index)
 }
 
 #if canImport(Glibc)
