@@ -171,6 +171,33 @@ import Testing
         }
     }
 
+    // MARK: AVIF
+
+    /// libavif converts band views of the decoded planes (rows starting on even lines for 4:2:0) and each
+    /// band is resampled as it comes; the result is the whole conversion resampled.
+    @Test(arguments: [false, true])
+    func avifThumbnailsConvertAndResampleBandByBandLikeTheWholeImage(alpha: Bool) throws {
+        let source = Image(pixels: .samplePattern(width: 301, height: 203, alpha: alpha, seed: 13))
+        let data = try AVIFCoder().encode(source, as: .avif, options: ImageEncodingOptions(quality: 0.9))
+        let options = ImageDecodingOptions(thumbnailPixelSize: PixelSize(width: 97, height: 97))
+        let banded = try AVIFCoder().decode(data, options: options)
+        #expect(banded.pixelSize == PixelSize(width: 97, height: 65))
+        #expect(banded.pixels.hasAlpha == alpha)
+        let whole = try AVIFCoder().decode(data)
+        // Chroma is upsampled at the edges of each band's view, so colours may differ by one level before
+        // resampling; un-premultiplying amplifies that in pixels nobody sees (alpha near 0).
+        #expect(maxVisibleDifference(banded.pixels, Resampler.resize(whole.pixels, to: banded.pixelSize)) <= 1)
+    }
+
+    @Test func anAVIFThumbnailKeepsItsOrientationAndBoundsTheUprightImage() throws {
+        let data = try Fixtures.data("avif/exif6.avif") // 24×16 stored, .right: 16×24 upright
+        let thumbnail = try AVIFCoder().decode(data, options: ImageDecodingOptions(thumbnailPixelSize: PixelSize(width: 8, height: 12)))
+        #expect(thumbnail.orientation == .right)
+        #expect(thumbnail.pixelSize == PixelSize(width: 12, height: 8)) // 8×12 upright
+        let whole = try AVIFCoder().decode(data)
+        #expect(maxChannelDifference(thumbnail.pixels, Resampler.resize(whole.pixels, to: PixelSize(width: 12, height: 8))) <= 1)
+    }
+
     // MARK: Resampling beside the decoder
 
     /// Feeds `source`'s rows to `BandedDecode` as a decoder would, up to `rows` at a time, failing

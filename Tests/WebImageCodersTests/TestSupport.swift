@@ -39,6 +39,24 @@ func maxChannelDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Int {
     return zip(a.bytes, b.bytes).reduce(0) { max($0, abs(Int($1.0) - Int($1.1))) }
 }
 
+/// The largest difference between two equally sized buffers in what is seen: colour channels weighted by
+/// their alpha (premultiplied, rounded), and alpha itself. The colour of a (nearly) transparent pixel,
+/// which un-premultiplying amplifies, does not count.
+func maxVisibleDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Int {
+    precondition(a.size == b.size)
+    var largest = 0
+    for pixel in stride(from: 0, to: a.bytes.count, by: 4) {
+        let alphaA = Int(a.bytes[pixel + 3]), alphaB = Int(b.bytes[pixel + 3])
+        largest = max(largest, abs(alphaA - alphaB))
+        for channel in 0..<3 {
+            let seenA = (Int(a.bytes[pixel + channel]) * alphaA + 127) / 255
+            let seenB = (Int(b.bytes[pixel + channel]) * alphaB + 127) / 255
+            largest = max(largest, abs(seenA - seenB))
+        }
+    }
+    return largest
+}
+
 /// Prefixes of `data` cut at many points: every byte of the first 64, then evenly spread, never the whole.
 func truncations(of data: Data, samples: Int = 96) -> [Data] {
     guard data.count > 1 else { return [Data()] }

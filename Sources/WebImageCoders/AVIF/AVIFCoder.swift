@@ -84,7 +84,7 @@ public struct AVIFCoder: ImageCoding {
         }
         // libavif 0.11 has no repetition count for sequences: 0 means forever, as browsers play them.
         let image = options.makeImage(frames: decoded.frames, format: .avif, orientation: decoded.orientation,
-                                      loopCount: 0, data: data)
+                                      loopCount: 0, data: data, sourceSize: decoded.sourceSize)
         return ColorManagement.finish(image, profile: decoded.iccProfile, options: options)
     }
 

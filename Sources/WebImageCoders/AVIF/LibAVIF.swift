@@ -10,6 +10,8 @@ enum LibAVIF {
         var orientation: ImageOrientation
         /// The ICC profile of a `colr` box of type `prof` (or `rICC`), when there is one.
         var iccProfile: Data?
+        /// The stored size, when the frame was already resampled to the options' target while converting.
+        var sourceSize: PixelSize?
     }
 
     // MARK: Decoding
@@ -51,6 +53,7 @@ enum LibAVIF {
 
         var frames: [ImageFrame] = []
         frames.reserveCapacity(frameCount)
+        var sourceSize: PixelSize?
         for _ in 0..<frameCount {
             try check(avifDecoderNextImage(decoder), decoder)
             guard let image = decoder.pointee.image else {
@@ -63,13 +66,16 @@ enum LibAVIF {
                 throw ImageCodingError(.corruptData, format: .avif,
                                        "frame of \(frameWidth)×\(frameHeight) in a \(first.width)×\(first.height) sequence")
             }
-            let pixels = try rgba(of: image, width: frameWidth, height: frameHeight)
+            let target = frameCount == 1 ? options.targetSize(for: PixelSize(width: frameWidth, height: frameHeight), orientation: orientation) : nil
+            let pixels = try target.map { try rgbaResampled(of: image, width: frameWidth, height: frameHeight, to: $0) }
+                ?? rgba(of: image, width: frameWidth, height: frameHeight)
+            if target != nil { sourceSize = PixelSize(width: frameWidth, height: frameHeight) }
             let duration = frameCount > 1 ? duration(of: decoder.pointee.imageTiming) : .zero
             frames.append(ImageFrame(pixels: pixels, duration: duration))
         }
         let icc = header.pointee.icc
         let profile = icc.size > 0 ? icc.data.map { Data(bytes: $0, count: icc.size) } : nil
-        return Decoded(frames: frames, orientation: orientation, iccProfile: profile)
+        return Decoded(frames: frames, orientation: orientation, iccProfile: profile, sourceSize: sourceSize)
     }
 
     /// libavif's own ceiling on the pixels of one image (`AVIF_DEFAULT_IMAGE_SIZE_LIMIT`, 16384 × 16384).
@@ -103,6 +109,43 @@ enum LibAVIF {
             guard result == AVIF_RESULT_OK else {
                 throw ImageCodingError(.corruptData, format: .avif, "YUV to RGB conversion failed: \(describe(result))")
             }
+        }
+    }
+
+    /// Converts the decoded YUV(A) image to RGBA a band of rows at a time (views of the planes, as
+    /// libavif's `avifImageSetViewRect` gives them) and resamples each band to `target` as it comes
+    /// (issue 15): a thumbnail or scale-down never holds the full-size RGBA image.
+    private static func rgbaResampled(
+        of image: UnsafeMutablePointer<avifImage>, width: Int, height: Int, to target: PixelSize
+    ) throws -> PixelBuffer {
+        // A view of subsampled planes must start on an even row: every band but the last has an even height.
+        let evenRows = image.pointee.yuvFormat == AVIF_PIXEL_FORMAT_YUV420
+        var nextRow = 0
+        return try BandedDecode.pixels(
+            decodedSize: PixelSize(width: width, height: height), target: target,
+            hasAlpha: image.pointee.alphaPlane != nil, format: .avif
+        ) { buffer, maximumRows throws(ImageCodingError) in
+            var rows = min(maximumRows, height - nextRow)
+            if evenRows, rows > 1, nextRow + rows < height { rows &= ~1 }
+            var view = avifImage()
+            var rect = avifCropRect(x: 0, y: UInt32(nextRow), width: UInt32(width), height: UInt32(rows))
+            let viewed = avifImageSetViewRect(&view, image, &rect)
+            guard viewed == AVIF_RESULT_OK else {
+                throw ImageCodingError(.corruptData, format: .avif, "could not view rows \(nextRow)…: \(describe(viewed))")
+            }
+            var rgb = avifRGBImage()
+            avifRGBImageSetDefaults(&rgb, &view)
+            rgb.format = AVIF_RGB_FORMAT_RGBA
+            rgb.depth = 8
+            rgb.alphaPremultiplied = AVIF_FALSE
+            rgb.pixels = buffer.baseAddress
+            rgb.rowBytes = UInt32(width * PixelBuffer.bytesPerPixel)
+            let converted = avifImageYUVToRGB(&view, &rgb)
+            guard converted == AVIF_RESULT_OK else {
+                throw ImageCodingError(.corruptData, format: .avif, "YUV to RGB conversion failed: \(describe(converted))")
+            }
+            nextRow += rows
+            return rows
         }
     }
 
