@@ -198,6 +198,40 @@ import Testing
         #expect(maxChannelDifference(thumbnail.pixels, Resampler.resize(whole.pixels, to: PixelSize(width: 12, height: 8))) <= 1)
     }
 
+    // MARK: GIF
+
+    static func animatedGIF(frames: Int, width: Int, height: Int) throws -> Data {
+        let frames = (0..<frames).map { index in
+            ImageFrame(pixels: .samplePattern(width: width, height: height, seed: UInt32(index + 1)), duration: .milliseconds(50))
+        }
+        return try GIFCoder().encode(Image(frames: frames), as: .gif)
+    }
+
+    @Test func everyFrameOfAnAnimatedGIFThumbnailIsItsCompositedFrameResampled() throws {
+        let data = try Self.animatedGIF(frames: 4, width: 120, height: 90)
+        let thumbnail = try GIFCoder().decode(data, options: ImageDecodingOptions(thumbnailPixelSize: PixelSize(width: 40, height: 40)))
+        let whole = try GIFCoder().decode(data)
+        #expect(thumbnail.frames.count == 4)
+        for (small, full) in zip(thumbnail.frames, whole.frames) {
+            #expect(small.pixels.size == PixelSize(width: 40, height: 30))
+            #expect(small.pixels == Resampler.resize(full.pixels, to: PixelSize(width: 40, height: 30)))
+            #expect(small.duration == full.duration)
+        }
+    }
+
+    /// Frames are resampled as they are read, so the animation budget counts thumbnail-sized frames:
+    /// an animation too large to hold at full size still decodes whole as a thumbnail.
+    @Test func theAnimationBudgetOfAGIFThumbnailCountsTheResampledFrames() throws {
+        let data = try Self.animatedGIF(frames: 4, width: 120, height: 90)
+        let budget = 2 * 120 * 90 * 4 // two full-size frames; four thumbnails fit easily
+        #expect { try GIFCoder().decode(data, options: ImageDecodingOptions(maximumAnimationByteCount: budget)) } throws: {
+            ($0 as? ImageCodingError)?.code == .animationTooLarge
+        }
+        let thumbnail = try GIFCoder().decode(data, options: ImageDecodingOptions(
+            maximumAnimationByteCount: budget, thumbnailPixelSize: PixelSize(width: 40, height: 40)))
+        #expect(thumbnail.frames.count == 4)
+    }
+
     // MARK: Resampling beside the decoder
 
     /// Feeds `source`'s rows to `BandedDecode` as a decoder would, up to `rows` at a time, failing

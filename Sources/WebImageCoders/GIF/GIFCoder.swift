@@ -31,7 +31,8 @@ public struct GIFCoder: ImageCoding {
         }
         var decoded = try GIFLib.decode(data, options: options)
         if decoded.frames.count == 1 { decoded.frames[0].duration = .zero }
-        return options.makeImage(frames: decoded.frames, format: .gif, loopCount: decoded.loopCount, data: data)
+        return options.makeImage(frames: decoded.frames, format: .gif, loopCount: decoded.loopCount, data: data,
+                                 sourceSize: decoded.sourceSize)
     }
 
     /// Whether `format` is GIF.

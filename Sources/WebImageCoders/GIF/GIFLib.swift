@@ -49,6 +49,8 @@ struct GIFIndexedFrame {
 struct GIFDecodedFrames {
     var frames: [ImageFrame]
     var loopCount: Int
+    /// The canvas size, when the frames were resampled to the options' target as they were read.
+    var sourceSize: PixelSize?
 }
 
 /// Where a record walk stands: everything needed to continue it after its last complete record.
@@ -65,6 +67,9 @@ struct GIFWalk {
 
     var output = Output.allFrames
     var canvas: GIFCanvas
+    /// The size each frame is resampled to as soon as it is composited (a thumbnail or scale-down of
+    /// every frame), or `nil` to keep canvas-sized frames.
+    var frameTarget: PixelSize?
     /// The frames kept, as ``output`` says.
     var frames: [ImageFrame] = []
     /// How many frames the walk has read, kept or not.
@@ -84,21 +89,25 @@ enum GIFLib {
     /// Decodes every frame (or the first) onto a full canvas, walking the records one by one.
     static func decode(_ data: Data, options: ImageDecodingOptions) throws -> GIFDecodedFrames {
         var walk: GIFWalk?
-        try continueWalk(&walk, over: data, options: options, stopAtEnd: false)
+        try continueWalk(&walk, over: data, options: options, stopAtEnd: false, resizesFrames: true)
         guard let walk, !walk.frames.isEmpty else {
             throw ImageCodingError(.corruptData, format: .gif, "the file holds no image")
         }
-        return GIFDecodedFrames(frames: walk.frames, loopCount: walk.loopCount)
+        let canvasSize = PixelSize(width: walk.canvas.width, height: walk.canvas.height)
+        return GIFDecodedFrames(frames: walk.frames, loopCount: walk.loopCount,
+                                sourceSize: walk.frameTarget == nil ? nil : canvasSize)
     }
 
     /// Continues `walk` (nil: from the start) over `data`, which must begin with the bytes the walk
     /// has already seen. With `stopAtEnd`, running out of bytes is not an error: the walk stays at
     /// its last complete record (nil while the header is incomplete), to be continued with more data.
     ///
-    /// A new walk keeps frames as `output` says; the walk stops after its `frameLimit`-th frame.
+    /// A new walk keeps frames as `output` says; the walk stops after its `frameLimit`-th frame. With
+    /// `resizesFrames`, a new walk resamples each frame to the options' target size as soon as it is
+    /// composited, so only the canvas is ever full-size (issue 15).
     static func continueWalk(
         _ walk: inout GIFWalk?, over data: Data, options: ImageDecodingOptions, stopAtEnd: Bool,
-        output: GIFWalk.Output = .allFrames, frameLimit: Int = .max
+        output: GIFWalk.Output = .allFrames, frameLimit: Int = .max, resizesFrames: Bool = false
     ) throws {
         try data.withUnsafeBytes { bytes in
             var input = GIFInput(bytes: bytes)
@@ -118,6 +127,7 @@ enum GIFLib {
                     let width = Int(gif.pointee.SWidth), height = Int(gif.pointee.SHeight)
                     try ImageCodingError.checkDimensions(.gif, width: width, height: height, limit: options.maximumPixelCount)
                     state = GIFWalk(output: output, canvas: GIFCanvas(width: width, height: height), offset: input.pointee.offset)
+                    if resizesFrames { state.frameTarget = options.targetSize(for: PixelSize(width: width, height: height)) }
                 }
                 try walkRecords(gif, input: input, options: options, walk: &state, stopAtEnd: stopAtEnd, frameLimit: frameLimit)
                 walk = state
@@ -158,7 +168,8 @@ enum GIFLib {
         switch type {
         case IMAGE_DESC_RECORD_TYPE:
             if walk.output == .allFrames, !walk.frames.isEmpty {
-                let (total, overflow) = (walk.frames.count + 1).multipliedReportingOverflow(by: walk.canvas.frameByteCount)
+                let frameBytes = walk.frameTarget.map { $0.pixelCount * PixelBuffer.bytesPerPixel } ?? walk.canvas.frameByteCount
+                let (total, overflow) = (walk.frames.count + 1).multipliedReportingOverflow(by: frameBytes)
                 if overflow || total > options.maximumAnimationByteCount {
                     if options.firstFrameWhenAnimationTooLarge {
                         walk.frames.removeSubrange(1...)
@@ -206,7 +217,9 @@ enum GIFLib {
                     }
                 }
             }
-            let frame = ImageFrame(pixels: walk.canvas.endFrame(), duration: info.duration)
+            let composited = walk.canvas.endFrame()
+            let frame = ImageFrame(pixels: walk.frameTarget.map { Resampler.resize(composited, to: $0) } ?? composited,
+                                   duration: info.duration)
             if walk.output == .allFrames { walk.frames.append(frame) } else { walk.frames = [frame] }
             walk.info = GIFFrameInfo()
             if options.firstFrameOnly { walk.isFinished = true }
