@@ -32,13 +32,19 @@ for case in "${cases[@]}"; do
     IFS='|' read -r label file vips_suffix <<<"$case"
     path="$work/$file"
     out="$work/${file%.*}-${file##*.}.json"
+    memory="${out%.json}.mem"
     commands=(-n webimage "$bin decode --quiet $path" -n vips "vips avg $path$vips_suffix")
+    {
+        echo "webimage $(peak_kb "$bin" decode --quiet "$path")"
+        echo "vips $(peak_kb vips avg "$path$vips_suffix")"
+    } >"$memory"
     if [[ $file != *.avif && $file != *.heic && $file != *.jxl && $file != *.svg && $file != *.pdf ]]; then # Pillow 9.4 reads none of these
         commands+=(-n pillow "$py -c '$pillow_load' $path")
+        echo "pillow $(peak_kb "$py" -c "$pillow_load" "$path")" >>"$memory"
     fi
     echo "== $label" >&2
     hyperfine -N --warmup 2 --runs "$runs" --export-json "$out" "${commands[@]}" >&2
-    json_files+=("$label=$out")
+    json_files+=("$label=$out=$memory")
 done
 startup="$work/startup.json"
 hyperfine -N --warmup 2 --runs "$runs" --export-json "$startup" \

@@ -57,7 +57,8 @@ SECTIONS = {
         ["webimage: `webimage decode FILE` (full decode to RGBA8). vips: `vips avg FILE` (full decode, then a cheap average).",
          "Pillow: `Image.open(f)` and `.convert(\"RGBA\")` of every frame. Inputs were encoded by vips (JPEG Q85, WebP Q80,",
          "lossless WebP, AVIF Q60 via libheif/aom) and Pillow (GIF) from our 6000×4000 photo-like generator;",
-         "HEIC by heif-enc -q 60, JPEG XL by cjxl -d 1 (1920×1280), the PDF by rsvg-convert from the SVG drawing."],
+         "HEIC by heif-enc -q 60, JPEG XL by cjxl -d 1 (1920×1280), the PDF by rsvg-convert from the SVG drawing.",
+         "Peak memory: maximum resident set size of one run (GNU time), in MB."],
     ),
     "thumbnails": (
         "Thumbnails, resizing and peak memory",

@@ -61,6 +61,24 @@ import Testing
         }
     }
 
+    @Test func aSharedWeightTableIsTheSameAsAFreshOneFromAnyThread() async {
+        let sizes = [(2048, 512), (768, 517), (512, 500), (100_000, 3_000)] // the last is too large to keep
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    for (source, target) in sizes {
+                        let shared = WeightTable.shared(source: source, target: target, filter: .lanczos3)
+                        let fresh = WeightTable(source: source, target: target, filter: .lanczos3)
+                        for index in stride(from: 0, to: target, by: 97) {
+                            #expect(shared.taps(for: index).first == fresh.taps(for: index).first)
+                            #expect(shared.taps(for: index).weights.elementsEqual(fresh.taps(for: index).weights))
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     @Test func pushingRowsOneAtATimeWritesEveryOutputRowOnceTheirLastSourceRowArrived() {
         let buffer = PixelBuffer.samplePattern(width: 50, height: 80, alpha: true, seed: 3)
         let target = PixelSize(width: 20, height: 30)

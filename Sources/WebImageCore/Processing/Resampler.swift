@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Resizes pixel buffers with a separable filter (Lanczos-3 by default).
 ///
 /// Filtering happens on premultiplied alpha in `Float`, so transparent pixels never bleed their colour
@@ -76,7 +78,37 @@ public enum Resampler {
 
 /// For each output index, the first source index it reads and the normalised weights of the source
 /// indices from there on.
-struct WeightTable {
+struct WeightTable: Sendable {
+    /// The tables made last, by source length, target length and filter: a server resizing many
+    /// images to the same few sizes computes each table once (they cost a `sin` per tap).
+    private static let recent = Mutex(RecentTables())
+
+    private struct RecentTables {
+        static let capacity = 32
+        /// Larger tables (huge images) are not kept: at most 32 × 256 KiB of weights stay in memory.
+        static let largestKeptWeightCount = 65_536
+        var entries: [(key: Key, table: WeightTable)] = []
+    }
+
+    private struct Key: Equatable {
+        var source: Int, target: Int, filter: ResamplingFilter
+    }
+
+    /// The table from `source` to `target` with `filter`, made now or reused from a recent resize.
+    static func shared(source: Int, target: Int, filter: ResamplingFilter) -> WeightTable {
+        let key = Key(source: source, target: target, filter: filter)
+        if let table = recent.withLock({ tables in tables.entries.first { $0.key == key }?.table }) {
+            return table
+        }
+        let table = WeightTable(source: source, target: target, filter: filter)
+        guard table.weights.count <= RecentTables.largestKeptWeightCount else { return table }
+        recent.withLock { tables in
+            if tables.entries.count == RecentTables.capacity { tables.entries.removeFirst() }
+            tables.entries.append((key, table))
+        }
+        return table
+    }
+
     private var firsts: [Int] = []
     private var counts: [Int] = []
     private var weights: [Float] = []

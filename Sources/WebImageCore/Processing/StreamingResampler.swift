@@ -47,8 +47,8 @@ package final class StreamingResampler {
         sourceSize = source
         targetSize = target
         premultiply = hasAlpha
-        horizontal = WeightTable(source: source.width, target: target.width, filter: filter)
-        vertical = WeightTable(source: source.height, target: target.height, filter: filter)
+        horizontal = WeightTable.shared(source: source.width, target: target.width, filter: filter)
+        vertical = WeightTable.shared(source: source.height, target: target.height, filter: filter)
         var readyAfter = [Int]()
         readyAfter.reserveCapacity(target.height)
         var lastNeeded = 0, rows = 1
