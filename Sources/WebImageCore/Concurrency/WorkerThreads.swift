@@ -6,7 +6,6 @@ import Musl
 import Darwin
 #endif
 import Foundation
-import Synchronization
 
 /// A fixed number of threads of WebImageKit's own that run submitted work first come, first served.
 ///
@@ -38,14 +37,6 @@ package final class WorkerThreads: TaskExecutor, @unchecked Sendable {
     /// Guarded by `mutex`.
     private var pending: [@Sendable () -> Void] = []
     private var head = 0
-    /// Items queued and not yet taken: what an idle thread polls while it spins, without the mutex.
-    private let queuedCount = Atomic<Int>(0)
-    /// How many times an idle thread yields and looks for work before it sleeps on the condition.
-    ///
-    /// Transfers resume after every chunk of a response: a thread that went to sleep each time would be
-    /// woken through the kernel for each (a futex wake and a context switch, about as long as handling
-    /// the chunk itself). Yielding a short while first keeps a busy pool awake; an idle one sleeps.
-    private static let spinsBeforeSleeping = 64
 
     /// Starts `threadCount` threads named `name`.
     package init(name: String, threadCount: Int) {
@@ -67,7 +58,6 @@ package final class WorkerThreads: TaskExecutor, @unchecked Sendable {
     package func submit(_ work: @escaping @Sendable () -> Void) {
         pthread_mutex_lock(mutex)
         pending.append(work)
-        queuedCount.add(1, ordering: .releasing)
         pthread_mutex_unlock(mutex)
         pthread_cond_signal(condition)
     }
@@ -90,18 +80,12 @@ package final class WorkerThreads: TaskExecutor, @unchecked Sendable {
 
     private func workLoop() -> Never {
         while true {
-            var spins = 0
-            while queuedCount.load(ordering: .acquiring) == 0, spins < Self.spinsBeforeSleeping {
-                sched_yield()
-                spins += 1
-            }
             pthread_mutex_lock(mutex)
             while head == pending.count {
                 pthread_cond_wait(condition, mutex)
             }
             let work = pending[head]
             head += 1
-            queuedCount.subtract(1, ordering: .relaxed)
             if head == pending.count {
                 pending.removeAll(keepingCapacity: true)
                 head = 0
