@@ -5,7 +5,8 @@ as a table between the bench-summary markers of README.md.
     bench_chart.py
 
 A ratio is webimage's time divided by the reference tool's (columns headed "÷ …" or "ratio"; the "net"
-columns are left out): below 1 means webimage is faster.
+columns are left out): below 1 means webimage is faster. The image server's table gives throughput (req/s ÷
+thumbor's); its webimage rows are drawn inverted, as time per request ÷ thumbor's.
 """
 import os
 import re
@@ -41,6 +42,13 @@ def ratios(text):
             try:
                 number = float(value)
             except ValueError:
+                continue
+            if section == "Image":
+                # The server table's ratio is throughput (req/s ÷ thumbor's): keep webimage's rows, as time ratios.
+                row = dict(zip(header, cells))
+                if not row.get("server", "").startswith("webimage") or number == 0:
+                    continue
+                yield "Server", f"{cells[0]}, {row.get('connections', '?')} connections", "thumbor", round(1 / number, 2)
                 continue
             reference = name[1:].strip() if name.startswith("÷") else ("curl" if section == "Downloader" else cells[0])
             case = cells[0] if not lowered == "webimage ÷ it" else "cold load"
