@@ -44,8 +44,6 @@ let package = Package(
         .systemLibrary(name: "CTIFF", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CJXL", pkgConfig: "libjxl", providers: [.apt(["libjxl-dev"])]),
-        // librsvg and poppler-glib together: they share the cairo and GLib headers (librsvg's flags cover both).
-        .systemLibrary(name: "CVector", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev", "libpoppler-glib-dev"])]),
         // The only C of our own: setjmp-based glue for libjpeg and libpng, so no longjmp crosses Swift frames.
         .target(
             name: "CWebImageShims", dependencies: ["CJPEG", "CPNG"],
@@ -58,7 +56,7 @@ let package = Package(
             dependencies: [
                 "WebImageCore", "CWebImageShims", "CJPEG", "CPNG", "CGIF", "CWebP", "CAVIF",
                 "CLCMS2", "CZlib", "CTIFF",
-                "CHEIF", "CJXL", "CVector",
+                "CHEIF", "CJXL",
             ],
             swiftSettings: upcomingFeatures
         ),

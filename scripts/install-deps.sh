@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages WebImageKit needs to build: the C codec libraries' -dev packages.
+# Installs the Debian packages WebImageKit needs to build (the C codec libraries' -dev packages) and the
+# libraries it opens at run time (SVG, PDF).
 # Idempotent and quiet when everything is already there. Extra packages may be passed as arguments
 # (the benchmark and fixture scripts use this for their reference tools).
 set -euo pipefail
@@ -15,8 +16,8 @@ packages=(
     zlib1g-dev            # PNG iCCP profiles (issue 16)
     libheif-dev           # HEIC/HEIF (libheif)
     libjxl-dev            # JPEG XL (libjxl)
-    librsvg2-dev          # SVG (librsvg, with cairo)
-    libpoppler-glib-dev   # PDF (poppler-glib, with cairo)
+    librsvg2-2            # SVG (librsvg, with cairo): opened at run time, no headers needed
+    libpoppler-glib8      # PDF (poppler-glib, with cairo): opened at run time
     tmux                  # a real terminal for the webimage progress tests (TerminalProgressTests)
     "$@"
 )

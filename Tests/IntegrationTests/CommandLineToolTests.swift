@@ -25,17 +25,23 @@ import WebImageTools
 
     /// Runs the binary on a thread of its own, so that waiting never blocks the cooperative pool
     /// (on 2 cores, two blocked tests would stall every other test).
-    /// `stdin` is written to the child's standard input (which is otherwise empty).
-    static func run(_ arguments: [String], stdin: Data = Data()) async throws -> Run {
+    /// `stdin` is written to the child's standard input (which is otherwise empty); `environment` is added
+    /// to this process's.
+    static func run(_ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:]) async throws -> Run {
         try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(with: Result { try runBlocking(arguments, stdin: stdin) }) }
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try runBlocking(arguments, stdin: stdin, environment: environment) })
+            }
         }
     }
 
-    private static func runBlocking(_ arguments: [String], stdin: Data) throws -> Run {
+    private static func runBlocking(_ arguments: [String], stdin: Data, environment: [String: String]) throws -> Run {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -5,6 +5,16 @@ import Testing
 /// SVGCoder against documents written by scripts/fixtures/make-svg-pdf-fixtures.py, whose expected
 /// pixels are rsvg-convert's rendering of the same files.
 @Suite struct SVGCoderTests {
+    /// librsvg is opened at run time: without it an SVG fails with a typed error that says what to install.
+    @Test func aMissingVectorLibraryIsAnUnsupportedFormatErrorThatNamesThePackage() {
+        #expect {
+            _ = try DynamicLibrary(["libwebimage-no-such-library.so.1"], package: "librsvg2-2", for: .svg)
+        } throws: { error in
+            guard let error = error as? ImageCodingError else { return false }
+            return error.code == .unsupportedFormat && error.format == .svg && "\(error)".contains("apt-get install librsvg2-2")
+        }
+    }
+
     let coder = SVGCoder()
 
     /// rsvg-convert and we both draw with librsvg 2.54 and cairo; un-premultiplying may round by 1.
