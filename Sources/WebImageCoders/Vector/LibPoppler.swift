@@ -58,31 +58,11 @@ enum LibPoppler {
         let size = try CairoPixels.checkedSize(CairoPixels.renderSize(intrinsic: intrinsic, options: options),
                                                format: .pdf, limit: options.maximumPixelCount)
 
-        guard let surface = cairo.imageSurfaceCreate(VectorFunctions.formatARGB32, Int32(size.width), Int32(size.height)) else {
-            throw ImageCodingError(.corruptData, format: .pdf, "cairo could not create a surface")
-        }
-        defer { cairo.surfaceDestroy(surface) }
-        try checkSurface(surface, cairo)
-        guard let context = cairo.create(surface) else {
-            throw ImageCodingError(.corruptData, format: .pdf, "cairo could not create a context")
-        }
-        defer { cairo.destroy(context) }
-        cairo.setSourceRGB(context, 1, 1, 1) // white paper, as pdftoppm and vips
-        cairo.paint(context)
-        cairo.scale(context, Double(size.width) / pageWidth, Double(size.height) / pageHeight)
-        poppler.render(page, context)
-        cairo.surfaceFlush(surface)
-        try checkSurface(surface, cairo)
-        guard let data = cairo.imageSurfaceData(surface) else {
-            throw ImageCodingError(.corruptData, format: .pdf, "cairo surface has no pixels")
-        }
-        return CairoPixels.straightRGBA(from: data, stride: Int(cairo.imageSurfaceStride(surface)),
-                                        width: size.width, height: size.height)
-    }
-
-    private static func checkSurface(_ surface: OpaquePointer, _ cairo: VectorFunctions) throws {
-        if let failure = cairo.failure(of: surface) {
-            throw ImageCodingError(.corruptData, format: .pdf, "cairo: " + failure)
+        return try cairo.render(size, format: .pdf) { context in
+            cairo.setSourceRGB(context, 1, 1, 1) // white paper, as pdftoppm and vips
+            cairo.paint(context)
+            cairo.scale(context, Double(size.width) / pageWidth, Double(size.height) / pageHeight)
+            poppler.render(page, context)
         }
     }
 }

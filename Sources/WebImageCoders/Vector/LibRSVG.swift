@@ -50,28 +50,14 @@ enum LibRSVG {
         let intrinsic = try intrinsicSize(of: handle, rsvg)
         let size = try CairoPixels.checkedSize(CairoPixels.renderSize(intrinsic: intrinsic, options: options),
                                                format: .svg, limit: options.maximumPixelCount)
-        guard let surface = cairo.imageSurfaceCreate(VectorFunctions.formatARGB32, Int32(size.width), Int32(size.height)) else {
-            throw ImageCodingError(.corruptData, format: .svg, "cairo could not create a surface")
+        return try cairo.render(size, format: .svg) { context in
+            // Draw the document at its intrinsic size, scaled (non-uniformly when stretching) to the surface.
+            cairo.scale(context, Double(size.width) / intrinsic.width, Double(size.height) / intrinsic.height)
+            let viewport = [0, 0, intrinsic.width, intrinsic.height]
+            guard rsvg.renderDocument(handle, context, viewport, &error) != 0 else {
+                throw codingError(cairo.consume(error: error), "librsvg could not render the document")
+            }
         }
-        defer { cairo.surfaceDestroy(surface) }
-        try checkSurface(surface, cairo)
-        guard let context = cairo.create(surface) else {
-            throw ImageCodingError(.corruptData, format: .svg, "cairo could not create a context")
-        }
-        defer { cairo.destroy(context) }
-        // Draw the document at its intrinsic size, scaled (non-uniformly when stretching) to the surface.
-        cairo.scale(context, Double(size.width) / intrinsic.width, Double(size.height) / intrinsic.height)
-        let viewport = [0, 0, intrinsic.width, intrinsic.height]
-        guard rsvg.renderDocument(handle, context, viewport, &error) != 0 else {
-            throw codingError(cairo.consume(error: error), "librsvg could not render the document")
-        }
-        cairo.surfaceFlush(surface)
-        try checkSurface(surface, cairo)
-        guard let data = cairo.imageSurfaceData(surface) else {
-            throw ImageCodingError(.corruptData, format: .svg, "cairo surface has no pixels")
-        }
-        return CairoPixels.straightRGBA(from: data, stride: Int(cairo.imageSurfaceStride(surface)),
-                                        width: size.width, height: size.height)
     }
 
     /// The document's size in pixels: `width`/`height`, or else the `viewBox`.
@@ -88,12 +74,6 @@ enum LibRSVG {
             throw ImageCodingError(.invalidDimensions, format: .svg, "the document has no absolute width and height and no viewBox")
         }
         return (boxWidth, boxHeight)
-    }
-
-    private static func checkSurface(_ surface: OpaquePointer, _ cairo: VectorFunctions) throws {
-        if let failure = cairo.failure(of: surface) {
-            throw ImageCodingError(.corruptData, format: .svg, "cairo: " + failure)
-        }
     }
 
     /// Ours for librsvg's message: `.corruptData`.

@@ -71,11 +71,32 @@ struct VectorFunctions: @unchecked Sendable {
         return error.load(fromByteOffset: 8, as: UnsafePointer<CChar>?.self).map { String(cString: $0) }
     }
 
-    /// cairo's description of a surface's failed status, or `nil` when it is fine.
-    func failure(of surface: Object) -> String? {
+    /// Creates a `size` ARGB32 surface, lets `draw` paint on its cairo context, and returns the pixels as
+    /// straight RGBA; cairo's failures are `.corruptData` errors of `format`.
+    func render(_ size: PixelSize, format: ImageFormat, draw: (Object) throws -> Void) throws -> PixelBuffer {
+        guard let surface = imageSurfaceCreate(Self.formatARGB32, Int32(size.width), Int32(size.height)) else {
+            throw ImageCodingError(.corruptData, format: format, "cairo could not create a surface")
+        }
+        defer { surfaceDestroy(surface) }
+        try check(surface, format)
+        guard let context = create(surface) else {
+            throw ImageCodingError(.corruptData, format: format, "cairo could not create a context")
+        }
+        defer { destroy(context) }
+        try draw(context)
+        surfaceFlush(surface)
+        try check(surface, format)
+        guard let data = imageSurfaceData(surface) else {
+            throw ImageCodingError(.corruptData, format: format, "cairo surface has no pixels")
+        }
+        return CairoPixels.straightRGBA(from: data, stride: Int(imageSurfaceStride(surface)), width: size.width, height: size.height)
+    }
+
+    private func check(_ surface: Object, _ format: ImageFormat) throws {
         let status = surfaceStatus(surface)
-        guard status != Self.statusSuccess else { return nil }
-        return statusToString(status).map { String(cString: $0) } ?? "status \(status)"
+        guard status != Self.statusSuccess else { return }
+        let description = statusToString(status).map { String(cString: $0) } ?? "status \(status)"
+        throw ImageCodingError(.corruptData, format: format, "cairo: " + description)
     }
 }
 
