@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CHEIF
 @testable import WebImageCoders
 
 /// SVGCoder against documents written by scripts/fixtures/make-svg-pdf-fixtures.py, whose expected
@@ -12,6 +13,18 @@ import Testing
         } throws: { error in
             guard let error = error as? ImageCodingError else { return false }
             return error.code == .unsupportedFormat && error.format == .svg && "\(error)".contains("apt-get install librsvg2-2")
+        }
+    }
+
+    /// libheif, libjxl and libavif are opened the same way; a library that lacks a function of the table
+    /// fails with a typed error naming it, before any call.
+    @Test func aLibraryWithoutAFunctionOfItsTableIsAnUnsupportedFormatErrorNamingIt() throws {
+        let zlib = try DynamicLibrary(["libz.so.1"], package: "zlib1g", for: .heic)
+        #expect {
+            _ = try CodecLibraries.table(zlib) { missing in wik_heif_functions_load(zlib.handle, &missing) }
+        } throws: { error in
+            guard let error = error as? ImageCodingError else { return false }
+            return error.code == .unsupportedFormat && error.format == .heic && "\(error)".contains("has no function heif_context_alloc")
         }
     }
 

@@ -20,10 +20,11 @@ enum LibAVIF {
     static func decode(
         _ bytes: UnsafeRawBufferPointer, options: ImageDecodingOptions, configuration: AVIFCoder.Configuration
     ) throws -> Decoded {
-        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), let decoder = avifDecoderCreate() else {
+        let lib = try CodecLibraries.avif.get()
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), let decoder = lib.avifDecoderCreate() else {
             throw ImageCodingError(.corruptData, format: .avif, "libavif could not create a decoder")
         }
-        defer { avifDecoderDestroy(decoder) }
+        defer { lib.avifDecoderDestroy(decoder) }
         decoder.pointee.maxThreads = Int32(clamping: configuration.maximumThreads)
         decoder.pointee.codecChoice = configuration.decodingCodec.avifChoice
         // libavif (and dav1d) refuse anything larger than this before decoding; we check the exact limit below.
@@ -33,8 +34,8 @@ enum LibAVIF {
         // Browsers accept files that miss properties strict mode requires (such as `pixi`); so do we.
         decoder.pointee.strictFlags = AVIF_STRICT_DISABLED.rawValue
 
-        try check(avifDecoderSetIOMemory(decoder, base, bytes.count), decoder)
-        let parsed = avifDecoderParse(decoder)
+        try check(lib.avifDecoderSetIOMemory(decoder, base, bytes.count), decoder)
+        let parsed = lib.avifDecoderParse(decoder)
         if parsed != AVIF_RESULT_OK {
             // libavif rejects an oversized `ispe` without saying how large it is: report it as too large.
             let limit = min(options.maximumPixelCount, libavifSizeLimit)
@@ -55,7 +56,7 @@ enum LibAVIF {
         frames.reserveCapacity(frameCount)
         var sourceSize: PixelSize?
         for _ in 0..<frameCount {
-            try check(avifDecoderNextImage(decoder), decoder)
+            try check(lib.avifDecoderNextImage(decoder), decoder)
             guard let image = decoder.pointee.image else {
                 throw ImageCodingError(.corruptData, format: .avif, "libavif decoded no image")
             }
@@ -96,16 +97,17 @@ enum LibAVIF {
 
     /// Converts the decoded YUV(A) image to 8-bit straight-alpha RGBA, straight into the buffer's storage.
     private static func rgba(of image: UnsafeMutablePointer<avifImage>, width: Int, height: Int) throws -> PixelBuffer {
+        let lib = try CodecLibraries.avif.get()
         // Without an alpha plane libavif writes 255 into every alpha byte.
-        try PixelBuffer(width: width, height: height, hasAlpha: image.pointee.alphaPlane != nil) { buffer throws(ImageCodingError) in
+        return try PixelBuffer(width: width, height: height, hasAlpha: image.pointee.alphaPlane != nil) { buffer throws(ImageCodingError) in
             var rgb = avifRGBImage()
-            avifRGBImageSetDefaults(&rgb, image)
+            lib.avifRGBImageSetDefaults(&rgb, image)
             rgb.format = AVIF_RGB_FORMAT_RGBA
             rgb.depth = 8 // libavif scales 10- and 12-bit samples down
             rgb.alphaPremultiplied = AVIF_FALSE // libavif un-premultiplies a premultiplied file
             rgb.pixels = buffer.baseAddress
             rgb.rowBytes = UInt32(width * PixelBuffer.bytesPerPixel)
-            let result = avifImageYUVToRGB(image, &rgb)
+            let result = lib.avifImageYUVToRGB(image, &rgb)
             guard result == AVIF_RESULT_OK else {
                 throw ImageCodingError(.corruptData, format: .avif, "YUV to RGB conversion failed: \(describe(result))")
             }
@@ -118,6 +120,7 @@ enum LibAVIF {
     private static func rgbaResampled(
         of image: UnsafeMutablePointer<avifImage>, width: Int, height: Int, to target: PixelSize
     ) throws -> PixelBuffer {
+        let lib = try CodecLibraries.avif.get()
         // A view of subsampled planes must start on an even row: every band but the last has an even height.
         let evenRows = image.pointee.yuvFormat == AVIF_PIXEL_FORMAT_YUV420
         var nextRow = 0
@@ -129,18 +132,18 @@ enum LibAVIF {
             if evenRows, rows > 1, nextRow + rows < height { rows &= ~1 }
             var view = avifImage()
             var rect = avifCropRect(x: 0, y: UInt32(nextRow), width: UInt32(width), height: UInt32(rows))
-            let viewed = avifImageSetViewRect(&view, image, &rect)
+            let viewed = lib.avifImageSetViewRect(&view, image, &rect)
             guard viewed == AVIF_RESULT_OK else {
                 throw ImageCodingError(.corruptData, format: .avif, "could not view rows \(nextRow)…: \(describe(viewed))")
             }
             var rgb = avifRGBImage()
-            avifRGBImageSetDefaults(&rgb, &view)
+            lib.avifRGBImageSetDefaults(&rgb, &view)
             rgb.format = AVIF_RGB_FORMAT_RGBA
             rgb.depth = 8
             rgb.alphaPremultiplied = AVIF_FALSE
             rgb.pixels = buffer.baseAddress
             rgb.rowBytes = UInt32(width * PixelBuffer.bytesPerPixel)
-            let converted = avifImageYUVToRGB(&view, &rgb)
+            let converted = lib.avifImageYUVToRGB(&view, &rgb)
             guard converted == AVIF_RESULT_OK else {
                 throw ImageCodingError(.corruptData, format: .avif, "YUV to RGB conversion failed: \(describe(converted))")
             }
@@ -186,14 +189,15 @@ enum LibAVIF {
         frames: [ImageFrame], orientation: ImageOrientation, quantizer: Int, lossless: Bool,
         configuration: AVIFCoder.Configuration
     ) throws -> Data {
+        let lib = try CodecLibraries.avif.get()
         let first = frames[0].pixels
         let layout = lossless ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420
-        guard let image = avifImageCreate(UInt32(first.width), UInt32(first.height), 8, layout),
-              let encoder = avifEncoderCreate() else {
+        guard let image = lib.avifImageCreate(UInt32(first.width), UInt32(first.height), 8, layout),
+              let encoder = lib.avifEncoderCreate() else {
             throw ImageCodingError(.encodingFailed, format: .avif, "libavif could not allocate an encoder")
         }
-        defer { avifImageDestroy(image) }
-        defer { avifEncoderDestroy(encoder) }
+        defer { lib.avifImageDestroy(image) }
+        defer { lib.avifEncoderDestroy(encoder) }
 
         // sRGB: BT.709 primaries, sRGB transfer; BT.601 matrix for lossy, identity (RGB as is) for lossless.
         image.pointee.colorPrimaries = avifColorPrimaries(AVIF_COLOR_PRIMARIES_BT709)
@@ -224,21 +228,21 @@ enum LibAVIF {
         for frame in frames {
             try frame.pixels.withUnsafeBytes { pixels throws in
                 var rgb = avifRGBImage()
-                avifRGBImageSetDefaults(&rgb, image)
+                lib.avifRGBImageSetDefaults(&rgb, image)
                 rgb.format = AVIF_RGB_FORMAT_RGBA
                 rgb.depth = 8
                 rgb.ignoreAlpha = hasAlpha ? AVIF_FALSE : AVIF_TRUE // no alpha plane for an opaque image
                 rgb.pixels = UnsafeMutablePointer(mutating: pixels.baseAddress?.assumingMemoryBound(to: UInt8.self))
                 rgb.rowBytes = UInt32(frame.pixels.bytesPerRow)
-                try checkEncoding(avifImageRGBToYUV(image, &rgb), encoder, "RGB to YUV conversion")
+                try checkEncoding(lib.avifImageRGBToYUV(image, &rgb), encoder, "RGB to YUV conversion")
             }
             let milliseconds = UInt64(min(max(1, (frame.duration / .milliseconds(1)).rounded()), Double(UInt32.max)))
-            try checkEncoding(avifEncoderAddImage(encoder, image, milliseconds, flags), encoder, "adding a frame")
+            try checkEncoding(lib.avifEncoderAddImage(encoder, image, milliseconds, flags), encoder, "adding a frame")
         }
 
         var output = avifRWData(data: nil, size: 0)
-        defer { avifRWDataFree(&output) }
-        try checkEncoding(avifEncoderFinish(encoder, &output), encoder, "finishing")
+        defer { lib.avifRWDataFree(&output) }
+        try checkEncoding(lib.avifEncoderFinish(encoder, &output), encoder, "finishing")
         guard let data = output.data, output.size > 0 else {
             throw ImageCodingError(.encodingFailed, format: .avif, "libavif produced no data")
         }
@@ -270,8 +274,10 @@ enum LibAVIF {
                                "\(step) failed: \(describe(result))" + (detail.isEmpty ? "" : ": \(detail)"))
     }
 
+    /// libavif's name for `result` (the library is open: it produced the result).
     private static func describe(_ result: avifResult) -> String {
-        avifResultToString(result).map { String(cString: $0) } ?? "avifResult \(result.rawValue)"
+        let name = try? CodecLibraries.avif.get().avifResultToString(result)
+        return name.flatMap { $0 }.map { String(cString: $0) } ?? "avifResult \(result.rawValue)"
     }
 
     /// The NUL-terminated message in an `avifDiagnostics` buffer.

@@ -5,26 +5,27 @@ extension LibHEIF {
     /// Encodes one frame as a HEIC still image (HEVC through libheif's x265 plug-in) at `quality` (0–100).
     /// An `orientation` other than `.up` is written as `irot`/`imir` (libheif's `image_orientation`).
     static func encode(_ pixels: PixelBuffer, orientation: ImageOrientation, quality: Int) throws -> Data {
-        guard let context = heif_context_alloc() else {
+        let lib = try CodecLibraries.heif.get()
+        guard let context = lib.heif_context_alloc() else {
             throw ImageCodingError(.encodingFailed, format: .heic, "libheif could not create a context")
         }
-        defer { heif_context_free(context) }
+        defer { lib.heif_context_free(context) }
         var encoder: OpaquePointer?
-        try checkEncoding(heif_context_get_encoder_for_format(context, heif_compression_HEVC, &encoder), "finding an HEVC encoder")
+        try checkEncoding(lib.heif_context_get_encoder_for_format(context, heif_compression_HEVC, &encoder), "finding an HEVC encoder")
         guard let encoder else { throw ImageCodingError(.encodingFailed, format: .heic, "libheif has no HEVC encoder") }
-        defer { heif_encoder_release(encoder) }
-        try checkEncoding(heif_encoder_set_lossy_quality(encoder, Int32(min(max(quality, 0), 100))), "setting the quality")
+        defer { lib.heif_encoder_release(encoder) }
+        try checkEncoding(lib.heif_encoder_set_lossy_quality(encoder, Int32(min(max(quality, 0), 100))), "setting the quality")
 
         let image = try heifImage(of: pixels)
-        defer { heif_image_release(image) }
-        guard let options = heif_encoding_options_alloc() else {
+        defer { lib.heif_image_release(image) }
+        guard let options = lib.heif_encoding_options_alloc() else {
             throw ImageCodingError(.encodingFailed, format: .heic, "libheif could not allocate encoding options")
         }
-        defer { heif_encoding_options_free(options) }
+        defer { lib.heif_encoding_options_free(options) }
         options.pointee.image_orientation = heif_orientation(UInt32(orientation.exifValue))
         var handle: OpaquePointer?
-        try checkEncoding(heif_context_encode_image(context, image, encoder, options, &handle), "encoding")
-        if let handle { heif_image_handle_release(handle) }
+        try checkEncoding(lib.heif_context_encode_image(context, image, encoder, options, &handle), "encoding")
+        if let handle { lib.heif_image_handle_release(handle) }
 
         let output = OutputBuffer()
         var writer = heif_writer(writer_api_version: 1, write: { _, data, size, userdata in
@@ -34,22 +35,23 @@ extension LibHEIF {
             }
             return heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified, message: LibHEIF.successMessage)
         })
-        try checkEncoding(heif_context_write(context, &writer, Unmanaged.passUnretained(output).toOpaque()), "writing")
+        try checkEncoding(lib.heif_context_write(context, &writer, Unmanaged.passUnretained(output).toOpaque()), "writing")
         return withExtendedLifetime(output) { output.data }
     }
 
     /// An RGB(A) libheif image holding a copy of `pixels` (RGB when they are opaque, so no alpha plane is written).
     private static func heifImage(of pixels: PixelBuffer) throws -> OpaquePointer {
+        let lib = try CodecLibraries.heif.get()
         let hasAlpha = pixels.hasAlpha && !pixels.isOpaque
         var image: OpaquePointer?
-        try checkEncoding(heif_image_create(Int32(pixels.width), Int32(pixels.height), heif_colorspace_RGB,
+        try checkEncoding(lib.heif_image_create(Int32(pixels.width), Int32(pixels.height), heif_colorspace_RGB,
                                             hasAlpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, &image),
                           "creating an image")
         guard let image else { throw ImageCodingError(.encodingFailed, format: .heic, "libheif created no image") }
         var stride: Int32 = 0
-        guard heif_image_add_plane(image, heif_channel_interleaved, Int32(pixels.width), Int32(pixels.height), 8).code == heif_error_Ok,
-              let plane = heif_image_get_plane(image, heif_channel_interleaved, &stride) else {
-            heif_image_release(image)
+        guard lib.heif_image_add_plane(image, heif_channel_interleaved, Int32(pixels.width), Int32(pixels.height), 8).code == heif_error_Ok,
+              let plane = lib.heif_image_get_plane(image, heif_channel_interleaved, &stride) else {
+            lib.heif_image_release(image)
             throw ImageCodingError(.encodingFailed, format: .heic, "libheif could not allocate the pixels")
         }
         let channels = hasAlpha ? 4 : 3

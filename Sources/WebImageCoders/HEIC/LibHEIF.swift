@@ -16,18 +16,19 @@ enum LibHEIF {
 
     /// Decodes the primary image of `bytes` (already checked to be a complete HEIF container).
     static func decode(_ bytes: UnsafeRawBufferPointer, format: ImageFormat, options: ImageDecodingOptions) throws -> Decoded {
-        guard let base = bytes.baseAddress, let context = heif_context_alloc() else {
+        let lib = try CodecLibraries.heif.get()
+        guard let base = bytes.baseAddress, let context = lib.heif_context_alloc() else {
             throw ImageCodingError(.corruptData, format: format, "libheif could not create a context")
         }
-        defer { heif_context_free(context) }
+        defer { lib.heif_context_free(context) }
         // libheif keeps its own ceiling (32768 pixels a side, checked while parsing); ours is checked below.
-        try check(heif_context_read_from_memory_without_copy(context, base, bytes.count, nil), format)
+        try check(lib.heif_context_read_from_memory_without_copy(context, base, bytes.count, nil), format)
 
         var primary: OpaquePointer?
-        try check(heif_context_get_primary_image_handle(context, &primary), format)
+        try check(lib.heif_context_get_primary_image_handle(context, &primary), format)
         guard let primary else { throw ImageCodingError(.corruptData, format: format, "libheif found no primary image") }
-        defer { heif_image_handle_release(primary) }
-        let width = Int(heif_image_handle_get_width(primary)), height = Int(heif_image_handle_get_height(primary))
+        defer { lib.heif_image_handle_release(primary) }
+        let width = Int(lib.heif_image_handle_get_width(primary)), height = Int(lib.heif_image_handle_get_height(primary))
         guard width > 0, height > 0 else {
             throw ImageCodingError(.invalidDimensions, format: format, "invalid dimensions \(width)×\(height)")
         }
@@ -36,47 +37,47 @@ enum LibHEIF {
         // primaries and transfer as code points) is not applied, as for AVIF.
         // Without irot/imir libheif turns nothing, so the EXIF orientation describes the decoded pixels.
         let transformed = AVIFContainer.hasProperty("irot", in: bytes) || AVIFContainer.hasProperty("imir", in: bytes)
-        let orientation = transformed ? ImageOrientation.up : exifOrientation(of: primary)
+        let orientation = transformed ? ImageOrientation.up : exifOrientation(of: primary, using: lib)
         let size = PixelSize(width: width, height: height)
-        let source = options.targetSize(for: size, orientation: orientation).flatMap { thumbnail(of: primary, covering: $0) }
-        defer { if let source { heif_image_handle_release(source) } }
+        let source = options.targetSize(for: size, orientation: orientation).flatMap { thumbnail(of: primary, covering: $0, using: lib) }
+        defer { if let source { lib.heif_image_handle_release(source) } }
         // As for JPEG's shrink-on-load, the limit applies to what is decoded: a stored thumbnail, or the full image.
         if source == nil {
             try ImageCodingError.checkDimensions(format, width: width, height: height, limit: options.maximumPixelCount)
         }
         let pixels = try rgba(of: source ?? primary, format: format, limit: options.maximumPixelCount)
-        return Decoded(pixels: pixels, orientation: orientation, sourceSize: size, iccProfile: iccProfile(of: primary))
+        return Decoded(pixels: pixels, orientation: orientation, sourceSize: size, iccProfile: iccProfile(of: primary, using: lib))
     }
 
     /// The raw ICC profile of `handle`'s `colr` box, when it has one (at most 4 MiB).
-    private static func iccProfile(of handle: OpaquePointer) -> Data? {
-        let type = heif_image_handle_get_color_profile_type(handle)
+    private static func iccProfile(of handle: OpaquePointer, using lib: wik_heif_functions) -> Data? {
+        let type = lib.heif_image_handle_get_color_profile_type(handle)
         guard type == heif_color_profile_type_prof || type == heif_color_profile_type_rICC else { return nil }
-        let size = heif_image_handle_get_raw_color_profile_size(handle)
+        let size = lib.heif_image_handle_get_raw_color_profile_size(handle)
         guard size > 0, size <= 4 << 20 else { return nil }
         var profile = Data(count: size)
         let copied = profile.withUnsafeMutableBytes { buffer in
-            heif_image_handle_get_raw_color_profile(handle, buffer.baseAddress).code == heif_error_Ok
+            lib.heif_image_handle_get_raw_color_profile(handle, buffer.baseAddress).code == heif_error_Ok
         }
         return copied ? profile : nil
     }
 
     /// The smallest thumbnail of `handle` at least as wide and as tall as `target`, or `nil` when none is.
-    private static func thumbnail(of handle: OpaquePointer, covering target: PixelSize) -> OpaquePointer? {
-        let count = Int(heif_image_handle_get_number_of_thumbnails(handle))
+    private static func thumbnail(of handle: OpaquePointer, covering target: PixelSize, using lib: wik_heif_functions) -> OpaquePointer? {
+        let count = Int(lib.heif_image_handle_get_number_of_thumbnails(handle))
         guard count > 0 else { return nil }
         var ids = [heif_item_id](repeating: 0, count: min(count, 64))
-        let listed = Int(heif_image_handle_get_list_of_thumbnail_IDs(handle, &ids, Int32(ids.count)))
+        let listed = Int(lib.heif_image_handle_get_list_of_thumbnail_IDs(handle, &ids, Int32(ids.count)))
         var best: (handle: OpaquePointer, pixels: Int)?
         for id in ids.prefix(listed) {
             var thumbnail: OpaquePointer?
-            guard heif_image_handle_get_thumbnail(handle, id, &thumbnail).code == heif_error_Ok, let thumbnail else { continue }
-            let width = Int(heif_image_handle_get_width(thumbnail)), height = Int(heif_image_handle_get_height(thumbnail))
+            guard lib.heif_image_handle_get_thumbnail(handle, id, &thumbnail).code == heif_error_Ok, let thumbnail else { continue }
+            let width = Int(lib.heif_image_handle_get_width(thumbnail)), height = Int(lib.heif_image_handle_get_height(thumbnail))
             if width >= target.width, height >= target.height, best.map({ width * height < $0.pixels }) ?? true {
-                if let previous = best { heif_image_handle_release(previous.handle) }
+                if let previous = best { lib.heif_image_handle_release(previous.handle) }
                 best = (thumbnail, width * height)
             } else {
-                heif_image_handle_release(thumbnail)
+                lib.heif_image_handle_release(thumbnail)
             }
         }
         return best?.handle
@@ -84,38 +85,39 @@ enum LibHEIF {
 
     /// Decodes `handle` to 8-bit straight-alpha RGBA (libheif scales deeper samples down and applies transforms).
     private static func rgba(of handle: OpaquePointer, format: ImageFormat, limit: Int) throws -> PixelBuffer {
-        guard let decodingOptions = heif_decoding_options_alloc() else {
+        let lib = try CodecLibraries.heif.get()
+        guard let decodingOptions = lib.heif_decoding_options_alloc() else {
             throw ImageCodingError(.corruptData, format: format, "libheif could not allocate decoding options")
         }
-        defer { heif_decoding_options_free(decodingOptions) }
+        defer { lib.heif_decoding_options_free(decodingOptions) }
         decodingOptions.pointee.convert_hdr_to_8bit = 1
         decodingOptions.pointee.ignore_transformations = 0
 
         var decoded: OpaquePointer?
-        try check(heif_decode_image(handle, &decoded, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, decodingOptions), format)
+        try check(lib.heif_decode_image(handle, &decoded, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, decodingOptions), format)
         guard let decoded else { throw ImageCodingError(.corruptData, format: format, "libheif decoded no image") }
-        defer { heif_image_release(decoded) }
+        defer { lib.heif_image_release(decoded) }
 
         // The HEVC payload decides the final size; it must fit the limit and be the size the file declares
         // (libheif 1.15 does not check that the coded image matches `ispe`).
-        let width = Int(heif_image_get_width(decoded, heif_channel_interleaved))
-        let height = Int(heif_image_get_height(decoded, heif_channel_interleaved))
+        let width = Int(lib.heif_image_get_width(decoded, heif_channel_interleaved))
+        let height = Int(lib.heif_image_get_height(decoded, heif_channel_interleaved))
         try ImageCodingError.checkDimensions(format, width: width, height: height, limit: limit)
-        let declared = (width: Int(heif_image_handle_get_width(handle)), height: Int(heif_image_handle_get_height(handle)))
+        let declared = (width: Int(lib.heif_image_handle_get_width(handle)), height: Int(lib.heif_image_handle_get_height(handle)))
         guard declared == (width, height) else {
             throw ImageCodingError(.corruptData, format: format,
                                    "the coded image is \(width)×\(height), the file declares \(declared.width)×\(declared.height)")
         }
-        guard heif_image_get_bits_per_pixel_range(decoded, heif_channel_interleaved) == 8 else {
+        guard lib.heif_image_get_bits_per_pixel_range(decoded, heif_channel_interleaved) == 8 else {
             throw ImageCodingError(.corruptData, format: format, "libheif returned samples deeper than 8 bits")
         }
         var stride: Int32 = 0
-        guard let plane = heif_image_get_plane_readonly(decoded, heif_channel_interleaved, &stride),
+        guard let plane = lib.heif_image_get_plane_readonly(decoded, heif_channel_interleaved, &stride),
               Int(stride) >= width * PixelBuffer.bytesPerPixel else {
             throw ImageCodingError(.corruptData, format: format, "libheif returned no interleaved plane")
         }
-        let hasAlpha = heif_image_handle_has_alpha_channel(handle) != 0
-        let premultiplied = hasAlpha && heif_image_handle_is_premultiplied_alpha(handle) != 0
+        let hasAlpha = lib.heif_image_handle_has_alpha_channel(handle) != 0
+        let premultiplied = hasAlpha && lib.heif_image_handle_is_premultiplied_alpha(handle) != 0
         let rowStride = Int(stride)
         return PixelBuffer(width: width, height: height, hasAlpha: hasAlpha) { buffer in
             guard let target = buffer.baseAddress else { return }
@@ -139,13 +141,13 @@ enum LibHEIF {
     }
 
     /// The orientation tag of the image's `Exif` metadata block, or `.up`.
-    private static func exifOrientation(of handle: OpaquePointer) -> ImageOrientation {
+    private static func exifOrientation(of handle: OpaquePointer, using lib: wik_heif_functions) -> ImageOrientation {
         var id: heif_item_id = 0
-        guard heif_image_handle_get_list_of_metadata_block_IDs(handle, "Exif", &id, 1) == 1 else { return .up }
-        let size = heif_image_handle_get_metadata_size(handle, id)
+        guard lib.heif_image_handle_get_list_of_metadata_block_IDs(handle, "Exif", &id, 1) == 1 else { return .up }
+        let size = lib.heif_image_handle_get_metadata_size(handle, id)
         guard size > 4, size <= 1 << 20 else { return .up }
         var block = [UInt8](repeating: 0, count: size)
-        guard heif_image_handle_get_metadata(handle, id, &block).code == heif_error_Ok else { return .up }
+        guard lib.heif_image_handle_get_metadata(handle, id, &block).code == heif_error_Ok else { return .up }
         return block.withUnsafeBytes { raw in
             // The block opens with a 4-byte offset to the TIFF header (and often "Exif\0\0"): find the header.
             let start = (0..<min(64, max(0, raw.count - 3))).first { offset in

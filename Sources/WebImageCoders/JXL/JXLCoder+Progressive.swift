@@ -35,8 +35,8 @@ final class JXLProgressiveDecoder: ProgressiveDecoder {
         let pending = [UInt8](dataSoFar[(dataSoFar.startIndex + consumed)...])
         let outcome = try pending.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return JXLDecodingSession.Outcome.needsMoreInput }
-            try session.check(JxlDecoderSetInput(session.decoder, base, buffer.count), "setting the input")
-            defer { consumed += buffer.count - JxlDecoderReleaseInput(session.decoder) }
+            try session.check(session.lib.JxlDecoderSetInput(session.decoder, base, buffer.count), "setting the input")
+            defer { consumed += buffer.count - session.lib.JxlDecoderReleaseInput(session.decoder) }
             return try session.run()
         }
         if outcome == .finished {

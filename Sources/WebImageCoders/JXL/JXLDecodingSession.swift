@@ -14,6 +14,8 @@ final class JXLDecodingSession {
         case needsMoreInput
     }
 
+    /// libjxl's functions (``CodecLibraries/jxl``).
+    let lib: wik_jxl_functions
     let decoder: OpaquePointer
     private let runner: UnsafeMutableRawPointer?
     private let options: ImageDecodingOptions
@@ -37,32 +39,34 @@ final class JXLDecodingSession {
 
     /// Creates a decoder that keeps the stored orientation and un-premultiplies alpha.
     init(options: ImageDecodingOptions, threads: Int) throws {
-        guard let decoder = JxlDecoderCreate(nil) else {
+        let lib = try CodecLibraries.jxl.get()
+        self.lib = lib
+        guard let decoder = lib.JxlDecoderCreate(nil) else {
             throw ImageCodingError(.corruptData, format: .jpegXL, "libjxl could not create a decoder")
         }
         self.decoder = decoder
         self.options = options
-        runner = threads > 1 ? JxlThreadParallelRunnerCreate(nil, threads) : nil
+        runner = threads > 1 ? lib.JxlThreadParallelRunnerCreate(nil, threads) : nil
         // Colour: the colour encoding event hands over the profile of the decoded samples (converted by the coder).
         let events = JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_COLOR_ENCODING.rawValue | JXL_DEC_FRAME.rawValue | JXL_DEC_FULL_IMAGE.rawValue
-        try check(JxlDecoderSubscribeEvents(decoder, Int32(events)), "subscribing to events")
-        try check(JxlDecoderSetKeepOrientation(decoder, JXL_TRUE), "keeping the orientation")
-        try check(JxlDecoderSetUnpremultiplyAlpha(decoder, JXL_TRUE), "un-premultiplying alpha")
+        try check(lib.JxlDecoderSubscribeEvents(decoder, Int32(events)), "subscribing to events")
+        try check(lib.JxlDecoderSetKeepOrientation(decoder, JXL_TRUE), "keeping the orientation")
+        try check(lib.JxlDecoderSetUnpremultiplyAlpha(decoder, JXL_TRUE), "un-premultiplying alpha")
         if let runner {
-            try check(JxlDecoderSetParallelRunner(decoder, JxlThreadParallelRunner, runner), "setting the threads")
+            try check(lib.JxlDecoderSetParallelRunner(decoder, lib.JxlThreadParallelRunner, runner), "setting the threads")
         }
     }
 
     deinit {
-        JxlDecoderDestroy(decoder)
-        if let runner { JxlThreadParallelRunnerDestroy(runner) }
+        lib.JxlDecoderDestroy(decoder)
+        if let runner { lib.JxlThreadParallelRunnerDestroy(runner) }
         output?.deallocate()
     }
 
     /// Processes the input set on ``decoder`` until every wanted frame is out or the input runs dry.
     func run() throws -> Outcome {
         while !isFinished {
-            let status = JxlDecoderProcessInput(decoder)
+            let status = lib.JxlDecoderProcessInput(decoder)
             switch status {
             case JXL_DEC_BASIC_INFO:
                 try readBasicInfo()
@@ -90,13 +94,13 @@ final class JXLDecodingSession {
     /// The current frame as far as the bytes so far allow (`JxlDecoderFlushImage`), or `nil` when there is none yet.
     /// libjxl 0.7 flushes only once several 256×256 groups have arrived: an image of one group shows nothing early.
     func partialFrame() -> PixelBuffer? {
-        guard outputIsSet, JxlDecoderFlushImage(decoder) == JXL_DEC_SUCCESS else { return nil }
+        guard outputIsSet, lib.JxlDecoderFlushImage(decoder) == JXL_DEC_SUCCESS else { return nil }
         return pixelsFromOutput()
     }
 
     private func readBasicInfo() throws {
         var info = JxlBasicInfo()
-        try check(JxlDecoderGetBasicInfo(decoder, &info), "reading the basic info")
+        try check(lib.JxlDecoderGetBasicInfo(decoder, &info), "reading the basic info")
         let width = Int(info.xsize), height = Int(info.ysize)
         try ImageCodingError.checkDimensions(.jpegXL, width: width, height: height, limit: options.maximumPixelCount)
         orientation = ImageOrientation(exifValue: Int(info.orientation.rawValue))
@@ -107,18 +111,18 @@ final class JXLDecodingSession {
     /// The ICC profile of the samples libjxl hands out, unless they are plain sRGB (nothing to convert).
     private func readColorProfile() {
         var encoding = JxlColorEncoding()
-        if JxlDecoderGetColorAsEncodedProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &encoding) == JXL_DEC_SUCCESS,
+        if lib.JxlDecoderGetColorAsEncodedProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &encoding) == JXL_DEC_SUCCESS,
             encoding.color_space == JXL_COLOR_SPACE_RGB, encoding.white_point == JXL_WHITE_POINT_D65,
             encoding.primaries == JXL_PRIMARIES_SRGB, encoding.transfer_function == JXL_TRANSFER_FUNCTION_SRGB
         {
             return
         }
         var size = 0
-        guard JxlDecoderGetICCProfileSize(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &size) == JXL_DEC_SUCCESS,
+        guard lib.JxlDecoderGetICCProfileSize(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &size) == JXL_DEC_SUCCESS,
             size > 0, size <= 4 << 20
         else { return }
         var bytes = [UInt8](repeating: 0, count: size)
-        guard JxlDecoderGetColorAsICCProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &bytes, size) == JXL_DEC_SUCCESS else { return }
+        guard lib.JxlDecoderGetColorAsICCProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &bytes, size) == JXL_DEC_SUCCESS else { return }
         iccProfile = Data(bytes)
         isGray = (info?.num_color_channels ?? 3) == 1
     }
@@ -126,7 +130,7 @@ final class JXLDecodingSession {
     private func readFrameHeader() throws {
         guard let info else { throw ImageCodingError(.corruptData, format: .jpegXL, "a frame before the basic info") }
         var header = JxlFrameHeader()
-        try check(JxlDecoderGetFrameHeader(decoder, &header), "reading a frame header")
+        try check(lib.JxlDecoderGetFrameHeader(decoder, &header), "reading a frame header")
         frameIsLast = header.is_last == JXL_TRUE
         frameDuration = Self.duration(ticks: header.duration, info: info)
         guard !frames.isEmpty else { return }
@@ -147,7 +151,7 @@ final class JXLDecodingSession {
         guard let info else { throw ImageCodingError(.corruptData, format: .jpegXL, "pixels before the basic info") }
         var format = Self.pixelFormat
         var size = 0
-        try check(JxlDecoderImageOutBufferSize(decoder, &format, &size), "sizing the output")
+        try check(lib.JxlDecoderImageOutBufferSize(decoder, &format, &size), "sizing the output")
         let expected = Int(info.xsize) * Int(info.ysize) * PixelBuffer.bytesPerPixel
         guard size == expected else {
             throw ImageCodingError(.corruptData, format: .jpegXL, "libjxl wants \(size) bytes for \(info.xsize)×\(info.ysize)")
@@ -157,7 +161,7 @@ final class JXLDecodingSession {
             output?.initializeMemory(as: UInt8.self, repeating: 0) // a flushed partial image shows no stale memory
         }
         guard let output else { return }
-        try check(JxlDecoderSetImageOutBuffer(decoder, &format, output.baseAddress, size), "setting the output")
+        try check(lib.JxlDecoderSetImageOutBuffer(decoder, &format, output.baseAddress, size), "setting the output")
         outputIsSet = true
     }
 

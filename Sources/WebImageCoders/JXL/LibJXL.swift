@@ -23,7 +23,7 @@ enum LibJXL {
             throw ImageCodingError(.truncatedData, format: .jpegXL, "no data")
         }
         // The input stays open: running out of it is then JXL_DEC_NEED_MORE_INPUT, which means a cut file.
-        try session.check(JxlDecoderSetInput(session.decoder, base, bytes.count), "setting the input")
+        try session.check(session.lib.JxlDecoderSetInput(session.decoder, base, bytes.count), "setting the input")
         switch try session.run() {
         case .finished:
             break
@@ -44,20 +44,21 @@ enum LibJXL {
         frames: [ImageFrame], orientation: ImageOrientation, loopCount: Int, distance: Float, lossless: Bool,
         configuration: JXLCoder.Configuration
     ) throws -> Data {
-        guard let encoder = JxlEncoderCreate(nil) else {
+        let lib = try CodecLibraries.jxl.get()
+        guard let encoder = lib.JxlEncoderCreate(nil) else {
             throw ImageCodingError(.encodingFailed, format: .jpegXL, "libjxl could not create an encoder")
         }
-        defer { JxlEncoderDestroy(encoder) }
-        let runner = JxlThreadParallelRunnerCreate(nil, configuration.maximumThreads)
-        defer { if let runner { JxlThreadParallelRunnerDestroy(runner) } }
+        defer { lib.JxlEncoderDestroy(encoder) }
+        let runner = lib.JxlThreadParallelRunnerCreate(nil, configuration.maximumThreads)
+        defer { if let runner { lib.JxlThreadParallelRunnerDestroy(runner) } }
         if let runner {
-            try check(JxlEncoderSetParallelRunner(encoder, JxlThreadParallelRunner, runner), "setting the threads")
+            try check(lib.JxlEncoderSetParallelRunner(encoder, lib.JxlThreadParallelRunner, runner), "setting the threads")
         }
 
         let first = frames[0].pixels
         let hasAlpha = frames.contains { $0.pixels.hasAlpha }
         var info = JxlBasicInfo()
-        JxlEncoderInitBasicInfo(&info)
+        lib.JxlEncoderInitBasicInfo(&info)
         info.xsize = UInt32(first.width)
         info.ysize = UInt32(first.height)
         info.bits_per_sample = 8
@@ -73,19 +74,19 @@ enum LibJXL {
             info.animation.tps_denominator = 1
             info.animation.num_loops = UInt32(clamping: max(0, loopCount))
         }
-        try check(JxlEncoderSetBasicInfo(encoder, &info), "setting the basic info")
+        try check(lib.JxlEncoderSetBasicInfo(encoder, &info), "setting the basic info")
         var colour = JxlColorEncoding()
-        JxlColorEncodingSetToSRGB(&colour, JXL_FALSE)
-        try check(JxlEncoderSetColorEncoding(encoder, &colour), "setting sRGB")
+        lib.JxlColorEncodingSetToSRGB(&colour, JXL_FALSE)
+        try check(lib.JxlEncoderSetColorEncoding(encoder, &colour), "setting sRGB")
 
-        guard let settings = JxlEncoderFrameSettingsCreate(encoder, nil) else {
+        guard let settings = lib.JxlEncoderFrameSettingsCreate(encoder, nil) else {
             throw ImageCodingError(.encodingFailed, format: .jpegXL, "libjxl could not create frame settings")
         }
-        try check(JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_EFFORT, Int64(configuration.encoderEffort)), "setting the effort")
+        try check(lib.JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_EFFORT, Int64(configuration.encoderEffort)), "setting the effort")
         if lossless {
-            try check(JxlEncoderSetFrameLossless(settings, JXL_TRUE), "asking for lossless")
+            try check(lib.JxlEncoderSetFrameLossless(settings, JXL_TRUE), "asking for lossless")
         } else {
-            try check(JxlEncoderSetFrameDistance(settings, distance), "setting the distance")
+            try check(lib.JxlEncoderSetFrameDistance(settings, distance), "setting the distance")
         }
 
         let channels = hasAlpha ? 4 : 3
@@ -96,16 +97,16 @@ enum LibJXL {
             }
             if frames.count > 1 {
                 var header = JxlFrameHeader()
-                JxlEncoderInitFrameHeader(&header)
+                lib.JxlEncoderInitFrameHeader(&header)
                 header.duration = UInt32(min(max(0, (frame.duration / .milliseconds(1)).rounded()), Double(UInt32.max)))
-                try check(JxlEncoderSetFrameHeader(settings, &header), "setting a frame's duration")
+                try check(lib.JxlEncoderSetFrameHeader(settings, &header), "setting a frame's duration")
             }
             let samples = hasAlpha ? frame.pixels.bytes : rgb(of: frame.pixels)
             try samples.withUnsafeBytes { raw in
-                try check(JxlEncoderAddImageFrame(settings, &format, raw.baseAddress, raw.count), "adding a frame")
+                try check(lib.JxlEncoderAddImageFrame(settings, &format, raw.baseAddress, raw.count), "adding a frame")
             }
         }
-        JxlEncoderCloseInput(encoder)
+        lib.JxlEncoderCloseInput(encoder)
         return try output(of: encoder)
     }
 
@@ -119,6 +120,7 @@ enum LibJXL {
 
     /// Drains the encoder's output, growing the buffer as libjxl asks.
     private static func output(of encoder: OpaquePointer) throws -> Data {
+        let lib = try CodecLibraries.jxl.get()
         var output = [UInt8](repeating: 0, count: 64 * 1024)
         var written = 0
         while true {
@@ -126,7 +128,7 @@ enum LibJXL {
                 guard let base = buffer.baseAddress else { return (JXL_ENC_ERROR, 0) }
                 var next: UnsafeMutablePointer<UInt8>? = base + written
                 var available = buffer.count - written
-                let status = JxlEncoderProcessOutput(encoder, &next, &available)
+                let status = lib.JxlEncoderProcessOutput(encoder, &next, &available)
                 return (status, buffer.count - written - available)
             }
             written += used

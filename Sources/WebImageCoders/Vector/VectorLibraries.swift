@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// librsvg and poppler-glib, with the cairo and GLib functions they draw and report through, opened
 /// with `dlopen` the first time an SVG or PDF is decoded.
 ///
@@ -97,37 +89,5 @@ struct VectorFunctions: @unchecked Sendable {
         guard status != Self.statusSuccess else { return }
         let description = statusToString(status).map { String(cString: $0) } ?? "status \(status)"
         throw ImageCodingError(.corruptData, format: format, "cairo: " + description)
-    }
-}
-
-/// A shared library opened with `dlopen` and never closed.
-struct DynamicLibrary: @unchecked Sendable {
-    // Safety: the handle is only passed to dlsym, which is thread-safe.
-    private let handle: UnsafeMutableRawPointer
-    /// The name it was opened by, for messages.
-    let name: String
-    private let format: ImageFormat
-
-    /// Opens the first of `names` that loads; `package` names the Debian package a message suggests.
-    init(_ names: [String], package: String, for format: ImageFormat) throws(ImageCodingError) {
-        for name in names {
-            if let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) {
-                self.handle = handle
-                self.name = name
-                self.format = format
-                return
-            }
-        }
-        let reason = dlerror().map { String(cString: $0) } ?? "not found"
-        throw ImageCodingError(.unsupportedFormat, format: format,
-                               "decoding \(format.displayName) needs \(names[0]) at run time (Debian: apt-get install \(package)): \(reason)")
-    }
-
-    /// The function `symbol`, typed as `Function` (a `@convention(c)` type matching its C declaration).
-    func function<Function>(_ symbol: String) throws(ImageCodingError) -> Function {
-        guard let address = dlsym(handle, symbol) else {
-            throw ImageCodingError(.unsupportedFormat, format: format, "\(name) has no function \(symbol)")
-        }
-        return unsafeBitCast(address, to: Function.self)
     }
 }
