@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CLCMS2
 @testable import WebImageCoders
 
 /// ICC colour management: files with an embedded profile (scripts/fixtures/make-icc-fixtures.py) decode to
@@ -114,6 +115,38 @@ import Testing
         let profile = try source == "lcms2" ? #require(LittleCMS.builtInSRGBProfile()) : Fixtures.data("icc/\(source)")
         let transform = try #require(ColorTransformCache(capacity: 4).transform(for: profile, inputFormat: LittleCMS.PixelFormat.rgba))
         #expect(transform.isIdentity)
+    }
+
+    /// RGB matrix/TRC profiles (Display P3, Adobe RGB) take the table-and-matrix path instead of lcms2's
+    /// transform; over a 64-level grid of every channel it gives lcms2's pixels within one level, alpha untouched.
+    @Test(arguments: ["display-p3.icc", "adobe-rgb.jpg"])
+    func matrixShaperProfilesConvertLikeLcms2WithinOneLevel(fixture: String) throws {
+        let data = try Fixtures.data("icc/\(fixture)")
+        let profile = fixture.hasSuffix(".icc") ? data : try #require(data.withUnsafeBytes { EmbeddedColorProfile.jpeg($0) })
+        let (source, srgb) = try profile.withUnsafeBytes { bytes in
+            (try #require(cmsOpenProfileFromMem(bytes.baseAddress, UInt32(bytes.count))), try #require(cmsCreate_sRGBProfile()))
+        }
+        defer { cmsCloseProfile(source); cmsCloseProfile(srgb) }
+        let fast = try #require(MatrixShaperTransform(from: source, to: srgb))
+        let format = LittleCMS.PixelFormat.rgba
+        let lcms = try #require(cmsCreateTransform(source, format, srgb, format, UInt32(INTENT_PERCEPTUAL), UInt32(cmsFLAGS_NOCACHE)))
+        defer { cmsDeleteTransform(lcms) }
+        let levels = stride(from: 0, through: 255, by: 4).map(UInt8.init) + [255]
+        var input: [UInt8] = []
+        for r in levels { for g in levels { for b in levels { input += [r, g, b, UInt8(truncatingIfNeeded: Int(r) ^ Int(b))] } } }
+        let count = input.count / 4
+        var expected = input, actual = input
+        cmsDoTransform(lcms, input, &expected, UInt32(count))
+        input.withUnsafeBytes { source in
+            actual.withUnsafeMutableBytes { target in
+                guard let from = source.baseAddress, let to = target.baseAddress else { return }
+                fast.apply(from, to, count: count)
+            }
+        }
+        let difference = zip(expected, actual).map { abs(Int($0) - Int($1)) }.max() ?? 0
+        #expect(difference <= 1, "max difference \(difference) against lcms2")
+        #expect(stride(from: 3, to: input.count, by: 4).allSatisfy { actual[$0] == input[$0] }, "alpha changed")
+        #expect(zip(input, actual).contains { $0 != $1 }, "nothing was converted")
     }
 
     @Test func wideGamutProfileIsNotTakenForSRGB() throws {

@@ -32,6 +32,9 @@ enum LittleCMS {
             guard let srgb = cmsCreate_sRGBProfile() else { return nil }
             defer { cmsCloseProfile(srgb) }
             if inputFormat == PixelFormat.rgba, isSRGB(source, reference: srgb) { return .identity }
+            if inputFormat == PixelFormat.rgba, let matrixShaper = MatrixShaperTransform(from: source, to: srgb) {
+                return ColorTransform(matrixShaper)
+            }
             guard let handle = cmsCreateTransform(
                 source, inputFormat, srgb, PixelFormat.rgba, UInt32(INTENT_PERCEPTUAL), UInt32(cmsFLAGS_NOCACHE)
             ) else { return nil }
@@ -92,10 +95,18 @@ final class ColorTransform: @unchecked Sendable {
     static let identity = ColorTransform(handle: nil)
 
     private let handle: UnsafeMutableRawPointer?
+    /// The faster path for RGB matrix/TRC profiles, used instead of an lcms2 transform.
+    private let matrixShaper: MatrixShaperTransform?
 
     /// Takes ownership of an lcms2 transform; `nil` is the identity.
     fileprivate init(handle: UnsafeMutableRawPointer?) {
         self.handle = handle
+        matrixShaper = nil
+    }
+
+    fileprivate init(_ matrixShaper: MatrixShaperTransform) {
+        handle = nil
+        self.matrixShaper = matrixShaper
     }
 
     deinit {
@@ -103,10 +114,14 @@ final class ColorTransform: @unchecked Sendable {
     }
 
     /// Whether applying this transform changes nothing.
-    var isIdentity: Bool { handle == nil }
+    var isIdentity: Bool { handle == nil && matrixShaper == nil }
 
     /// Converts `count` four-byte pixels of `input` into `output` (RGBA; its alpha bytes are left as they are).
     func apply(_ input: UnsafeRawPointer, _ output: UnsafeMutableRawPointer, count: Int) {
+        if let matrixShaper {
+            matrixShaper.apply(input, output, count: count)
+            return
+        }
         guard let handle, count > 0 else { return }
         // cmsDoTransform takes a 32-bit count: go in slices.
         var done = 0
