@@ -139,12 +139,12 @@ enum GIFLib {
         _ gif: UnsafeMutablePointer<GifFileType>, input: UnsafeMutablePointer<GIFInput>, options: ImageDecodingOptions,
         walk: inout GIFWalk, stopAtEnd: Bool, frameLimit: Int
     ) throws {
-        var row = [UInt8]()
+        var indices = [UInt8]()
         while !walk.isFinished && walk.frameCount < frameLimit {
             walk.offset = input.pointee.offset
             let checkpoint = walk
             do {
-                try readRecord(gif, input: input, options: options, walk: &walk, row: &row)
+                try readRecord(gif, input: input, options: options, walk: &walk, indices: &indices)
             } catch where stopAtEnd && input.pointee.reachedEnd {
                 // The data ends inside this record: forget its effects and wait for more bytes.
                 walk = checkpoint
@@ -157,7 +157,7 @@ enum GIFLib {
     /// Reads one record: an image (drawn and appended as a frame), an extension, or the trailer.
     private static func readRecord(
         _ gif: UnsafeMutablePointer<GifFileType>, input: UnsafeMutablePointer<GIFInput>, options: ImageDecodingOptions,
-        walk: inout GIFWalk, row: inout [UInt8]
+        walk: inout GIFWalk, indices: inout [UInt8]
     ) throws {
         func check(_ result: Int32, _ what: @autoclosure () -> String) throws {
             if result != GIF_OK { throw failure(gif.pointee.Error, input.pointee, what()) }
@@ -199,10 +199,23 @@ enum GIFLib {
             walk.canvas.beginFrame(info, palette: palette(image.ColorMap ?? gif.pointee.SColorMap))
             if !walk.canvas.frameIsVisible {
                 try skipImageData(gif, check: check)
+            } else if let rowCount = lzwRowCount(info, canvas: walk.canvas) {
+                try readIndices(gif, rowCount: rowCount, width: info.width, frame: walk.frameCount, into: &indices, check: check)
+                indices.withUnsafeBufferPointer { indices in
+                    guard let base = indices.baseAddress.map({ $0 + GIFLZW.outputOffset }) else { return }
+                    var decoded = 0
+                    for pass in info.rowPasses {
+                        for y in stride(from: pass.start, to: info.height, by: pass.step) where decoded < rowCount {
+                            walk.canvas.drawRow(base + decoded * info.width, row: y)
+                            decoded += 1
+                        }
+                    }
+                }
             } else {
-                if row.count < info.width { row = [UInt8](repeating: 0, count: info.width) }
+                // A frame larger than the canvas: giflib decompresses it a row at a time.
+                if indices.count < info.width { indices = [UInt8](repeating: 0, count: info.width) }
                 let frameNumber = walk.frameCount
-                try row.withUnsafeMutableBufferPointer { row in
+                try indices.withUnsafeMutableBufferPointer { row in
                     guard let line = row.baseAddress else { return }
                     for pass in info.rowPasses {
                         for y in stride(from: pass.start, to: info.height, by: pass.step) {
@@ -229,6 +242,52 @@ enum GIFLib {
             walk.isFinished = true
         default:
             throw ImageCodingError(.corruptData, format: .gif, "unknown record type")
+        }
+    }
+
+    /// How many of the frame's rows ``readIndices`` should decompress (all of an interlaced frame, else
+    /// those down to the canvas's bottom edge), or `nil` when the frame's indices would take more bytes
+    /// than the canvas has pixels: then giflib decodes it a row at a time instead.
+    private static func lzwRowCount(_ info: GIFFrameInfo, canvas: GIFCanvas) -> Int? {
+        let rowCount = info.interlaced ? info.height : min(info.height, canvas.visibleRowCount)
+        let (count, overflow) = rowCount.multipliedReportingOverflow(by: info.width)
+        return overflow || count > canvas.width * canvas.height ? nil : rowCount
+    }
+
+    /// Reads the current image's LZW sub-blocks to their end and decompresses `rowCount` rows of `width`
+    /// indices into `indices` (a ``GIFLZW`` workspace: they start at its output offset), in the order the
+    /// file stores them.
+    private static func readIndices(
+        _ gif: UnsafeMutablePointer<GifFileType>, rowCount: Int, width: Int, frame: Int, into indices: inout [UInt8],
+        check: (Int32, @autoclosure () -> String) throws -> Void
+    ) throws {
+        var compressed = [UInt8]()
+        var codeSize: Int32 = 0
+        var block: UnsafeMutablePointer<GifByteType>?
+        try check(DGifGetCode(gif, &codeSize, &block), "cannot read frame \(frame)")
+        while let data = block {
+            compressed.append(contentsOf: UnsafeBufferPointer(start: data + 1, count: Int(data[0])))
+            try check(DGifGetCodeNext(gif, &block), "cannot read frame \(frame)")
+        }
+        guard (1...8).contains(codeSize) else {
+            throw ImageCodingError(.corruptData, format: .gif, "frame \(frame) has an LZW code size of \(codeSize)")
+        }
+        let count = rowCount * width
+        let workspaceSize = GIFLZW.workspaceSize(for: count)
+        if indices.count < workspaceSize { indices = [UInt8](repeating: 0, count: workspaceSize) }
+        let outcome = compressed.withUnsafeBytes { input in
+            indices.withUnsafeMutableBufferPointer { workspace in
+                GIFLZW.decode(input, minimumCodeSize: Int(codeSize), count: count, workspace: workspace)
+            }
+        }
+        switch outcome {
+        case .filled:
+            return
+        case .endedEarly(let decoded):
+            throw ImageCodingError(.truncatedData, format: .gif,
+                                   "cannot decode frame \(frame): the data ends early (\(decoded) of \(count) pixels)")
+        case .invalidCode:
+            throw ImageCodingError(.corruptData, format: .gif, "cannot decode frame \(frame): an invalid LZW code")
         }
     }
 
