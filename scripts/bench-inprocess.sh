@@ -14,7 +14,7 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
 scripts/install-deps.sh libvips-dev pkg-config >&2
-for input in photo.jpg huge.jpg photo-8192.jpg rgba-4000.png animation.gif; do
+for input in photo.jpg huge.jpg photo-8192.jpg photo-8000.png rgba-4000.png animation.gif; do
     [[ -f benchmarks/work/$input ]] || { source scripts/bench-inputs.sh; break; }
 done
 
@@ -33,7 +33,10 @@ labels = {
     "thumbnail-6000": "thumbnail 256 px of the 6000×4000 JPEG, JPEG encoded",
     "thumbnail-10000": "thumbnail 256 px of the 10000×10000 JPEG, JPEG encoded",
     "decode-10000": "full decode of the 10000×10000 JPEG",
+    "decode-8192": "full decode of the 8192×5461 JPEG",
     "scale-down-8192": "scale-down of the 8192×5461 JPEG to 60 MB (4857×3238)",
+    "decode-8000-png": "full decode of the 8000×6000 RGB PNG",
+    "scale-down-8000-png": "scale-down of the 8000×6000 PNG to 60 MB (4579×3434)",
     "resize-800x600": "resize of the 4000×3000 RGBA PNG to 800×600",
     "resize-800x600-png": "the same resize, PNG encoded",
     "gif-all-frames": "animated GIF decode, 800×533, 12 frames",
