@@ -32,11 +32,12 @@ enum GIFLZW {
 
     /// Decompresses `input` (the frame's sub-blocks joined, without their length bytes) with the
     /// file's minimum code size (1…8), writing `count` indices from ``outputOffset`` on in `workspace`
-    /// (at least ``workspaceSize(for:)`` bytes) and stopping once they are written.
+    /// (at least ``workspaceSize(for:)`` bytes, at most `Int32.max`: offsets are kept in 32 bits) and
+    /// stopping once they are written.
     static func decode(
         _ input: UnsafeRawBufferPointer, minimumCodeSize: Int, count: Int, workspace: UnsafeMutableBufferPointer<UInt8>
     ) -> Outcome {
-        precondition((1...8).contains(minimumCodeSize) && workspace.count >= workspaceSize(for: count))
+        precondition((1...8).contains(minimumCodeSize) && workspace.count >= workspaceSize(for: count) && workspace.count <= Int(Int32.max))
         guard count > 0, let base = workspace.baseAddress else { return .filled }
         let clearCode = 1 << minimumCodeSize, endCode = clearCode + 1
         // Entry `code` is base[start[code] ..< start[code] + length[code]]; literals point at their table byte.

@@ -247,11 +247,12 @@ enum GIFLib {
 
     /// How many of the frame's rows ``readIndices`` should decompress (all of an interlaced frame, else
     /// those down to the canvas's bottom edge), or `nil` when the frame's indices would take more bytes
-    /// than the canvas has pixels: then giflib decodes it a row at a time instead.
+    /// than the canvas has pixels (or 2 GiB): then giflib decodes it a row at a time instead.
     private static func lzwRowCount(_ info: GIFFrameInfo, canvas: GIFCanvas) -> Int? {
         let rowCount = info.interlaced ? info.height : min(info.height, canvas.visibleRowCount)
         let (count, overflow) = rowCount.multipliedReportingOverflow(by: info.width)
-        return overflow || count > canvas.width * canvas.height ? nil : rowCount
+        // The decompressor keeps its string offsets in 32 bits.
+        return overflow || count > canvas.width * canvas.height || GIFLZW.workspaceSize(for: count) > Int(Int32.max) ? nil : rowCount
     }
 
     /// Reads the current image's LZW sub-blocks to their end and decompresses `rowCount` rows of `width`
