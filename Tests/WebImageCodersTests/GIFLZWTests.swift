@@ -3,8 +3,9 @@ import Testing
 @testable import WebImageCoders
 
 /// GIF's LZW decompression (`GIFLZW`), which replaced giflib's `DGifGetLine`: streams written by a
-/// reference compressor in this file (with and without clearing a full table) and by giflib's own encoder
-/// decode to the indices that went in; short and corrupt streams give typed errors.
+/// reference compressor in this file (with and without clearing a full table) decode to the indices that
+/// went in, frames are clipped to the canvas on the new path too, and short and corrupt streams give
+/// typed errors. (Streams of giflib's own encoder are decoded by the round trips of `GIFCoderTests+Encoding`.)
 @Suite struct GIFLZWTests {
     /// Indices of `count` pixels: noise over `colors` colours (fills the code table fast), long runs
     /// (long strings and the code-defined-by-itself case), or a mix.
@@ -29,7 +30,7 @@ import Testing
 
     /// A plain GIF LZW compressor: one clear code first; when the table is full it either clears
     /// (as giflib does) or keeps the table and goes on with 12-bit codes (a "deferred clear").
-    static func compress(_ indices: [UInt8], minimumCodeSize: Int, clearsWhenFull: Bool) -> [UInt8] {
+    static func compress(_ indices: [UInt8], minimumCodeSize: Int, clearsWhenFull: Bool, endCode: Bool = true) -> [UInt8] {
         let clear = 1 << minimumCodeSize, end = clear + 1
         var output: [UInt8] = [], bits = 0, bitCount = 0
         var codeSize = minimumCodeSize + 1
@@ -58,7 +59,7 @@ import Testing
             prefix = Int(byte)
         }
         write(prefix)
-        write(end)
+        if endCode { write(end) }
         if bitCount > 0 { output.append(UInt8(bits & 0xFF)) }
         return output
     }
@@ -77,7 +78,9 @@ import Testing
     func streamsOfEveryCodeSizeDecodeToTheIndicesThatWentIn(minimumCodeSize: Int) {
         for pattern in 0...2 {
             for clearsWhenFull in [true, false] {
-                let input = Self.indices(count: 30_000, colors: 1 << minimumCodeSize, pattern: pattern, seed: UInt64(minimumCodeSize * 10 + pattern))
+                // Enough pixels that noise fills the 4,096-entry table (two colours need the most).
+                let count = minimumCodeSize == 1 ? 120_000 : 30_000
+                let input = Self.indices(count: count, colors: 1 << minimumCodeSize, pattern: pattern, seed: UInt64(minimumCodeSize * 10 + pattern))
                 let stream = Self.compress(input, minimumCodeSize: minimumCodeSize, clearsWhenFull: clearsWhenFull)
                 let (output, outcome) = Self.decode(stream, minimumCodeSize: minimumCodeSize, count: input.count)
                 #expect(outcome == .filled, "pattern \(pattern), clears \(clearsWhenFull)")
@@ -95,7 +98,7 @@ import Testing
         #expect(short == .endedEarly(5_000))
         // Cut in the middle: the bytes run out before the end code.
         let (_, cut) = Self.decode(Array(stream.prefix(stream.count / 2)), minimumCodeSize: 4, count: 5_000)
-        guard case .endedEarly(let decoded) = cut else { Issue.record("\(cut)"); return }
+        guard case .ranOut(let decoded) = cut else { Issue.record("\(cut)"); return }
         #expect(decoded > 0 && decoded < 5_000)
     }
 
@@ -112,14 +115,14 @@ import Testing
     /// A one-frame GIF of `width × height` indices over a grey palette of `1 << minimumCodeSize` colours;
     /// the frame rectangle may differ from the canvas, and its rows may be stored interlaced.
     static func gif(canvas: (Int, Int), frame: (left: Int, top: Int, width: Int, height: Int), interlaced: Bool,
-                    minimumCodeSize: Int, storedIndices: [UInt8]) -> Data {
+                    minimumCodeSize: Int, storedIndices: [UInt8], endCode: Bool = true) -> Data {
         func le16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
         let tableBits = max(minimumCodeSize, 1)
         var bytes = Array("GIF89a".utf8) + le16(canvas.0) + le16(canvas.1) + [0xF0 | UInt8(tableBits - 1), 0, 0]
         for i in 0..<(1 << tableBits) { let grey = UInt8(i * 255 / ((1 << tableBits) - 1)); bytes += [grey, grey, grey] }
         bytes += [0x2C] + le16(frame.left) + le16(frame.top) + le16(frame.width) + le16(frame.height) + [interlaced ? 0x40 : 0]
         bytes.append(UInt8(minimumCodeSize))
-        var stream = compress(storedIndices, minimumCodeSize: minimumCodeSize, clearsWhenFull: false)[...]
+        var stream = compress(storedIndices, minimumCodeSize: minimumCodeSize, clearsWhenFull: false, endCode: endCode)[...]
         while !stream.isEmpty {
             let block = stream.prefix(255)
             bytes.append(UInt8(block.count))
@@ -159,12 +162,37 @@ import Testing
         }
     }
 
+    @Test func framesReachingPastTheCanvasAreClippedOnTheLZWPath() throws {
+        // A 6×5 frame at (3, 2) on an 8×6 canvas (30 indices, fewer than the canvas's 48 pixels): its last two
+        // columns and bottom row lie outside; once stored top to bottom, once interlaced.
+        let stored = Self.indices(count: 30, colors: 256, pattern: 0, seed: 11)
+        for interlaced in [false, true] {
+            let rows = interlaced ? [0, 4, 2, 1, 3] : [0, 1, 2, 3, 4]
+            let order = rows.flatMap { y in stored[(y * 6)..<(y * 6 + 6)] }
+            let image = try GIFCoder().decode(Self.gif(canvas: (8, 6), frame: (3, 2, 6, 5), interlaced: interlaced,
+                                                       minimumCodeSize: 8, storedIndices: order))
+            for y in 0..<6 {
+                for x in 0..<8 {
+                    let inside = x >= 3 && y >= 2
+                    let grey = inside ? stored[(y - 2) * 6 + (x - 3)] : 0
+                    let expected = inside ? RGBA(red: grey, green: grey, blue: grey) : RGBA.transparent
+                    #expect(image.pixels[x, y] == expected, "(\(x), \(y)), interlaced \(interlaced)")
+                }
+            }
+        }
+    }
+
     @Test func aFrameWhoseDataEndsEarlyIsTruncatedAndABadCodeIsCorrupt() throws {
         let stored = Self.indices(count: 50, colors: 4, pattern: 0, seed: 5)
         // The stream holds 50 indices, the frame needs 8×8 = 64.
         let short = Self.gif(canvas: (8, 8), frame: (0, 0, 8, 8), interlaced: false, minimumCodeSize: 2, storedIndices: stored)
         let error = #expect(throws: ImageCodingError.self) { try GIFCoder().decode(short) }
         #expect(error?.code == .truncatedData)
+        // Without its end code the same data simply runs out: a defect, not a download cut short.
+        let noEnd = Self.gif(canvas: (8, 8), frame: (0, 0, 8, 8), interlaced: false, minimumCodeSize: 2, storedIndices: stored,
+                             endCode: false)
+        let ranOut = #expect(throws: ImageCodingError.self) { try GIFCoder().decode(noEnd) }
+        #expect(ranOut?.code == .corruptData)
         var bad = [UInt8](Self.gif(canvas: (2, 2), frame: (0, 0, 2, 2), interlaced: false, minimumCodeSize: 2,
                                    storedIndices: [0, 1, 2, 3]))
         // Replace the image data with clear, literal 1, code 7 (beyond the table), end.

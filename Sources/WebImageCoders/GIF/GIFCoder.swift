@@ -1,6 +1,7 @@
 public import Foundation
 
-/// Decodes and encodes GIF, still and animated, through giflib.
+/// Decodes and encodes GIF, still and animated: giflib reads the records and encodes, the image data's
+/// LZW is decompressed by WebImageKit's own code.
 ///
 /// Decoding composites every frame onto the full canvas the way browsers do: the canvas starts
 /// transparent, a frame is clipped to it, the transparent index leaves pixels alone, disposal 2
@@ -10,6 +11,10 @@ public import Foundation
 /// result has a duration of zero. `Image.loopCount` is the NETSCAPE2.0 (or ANIMEXTS1.0) value as
 /// stored, 0 meaning forever, and 1 when the extension is absent, as SDWebImage reports it.
 /// Every frame's memory counts against `ImageDecodingOptions.maximumAnimationByteCount`.
+/// Image data that names a code its table does not hold yet, or whose minimum code size is outside
+/// 1…8, is corrupt (`corruptData`), where giflib would emit a made-up pixel; image data that ends before
+/// the frame's last pixel is `truncatedData` after an early end code, `corruptData` when its sub-blocks
+/// simply run out.
 ///
 /// ```swift
 /// let image = try GIFCoder().decode(data)

@@ -24,8 +24,10 @@ enum GIFLZW {
     enum Outcome: Equatable {
         /// Every index asked for was written.
         case filled
-        /// The stream ended (end code, or no more bytes) after this many indices: fewer than asked for.
+        /// An end code came after this many indices: fewer than asked for.
         case endedEarly(Int)
+        /// The bytes ran out, without an end code, after this many indices: fewer than asked for.
+        case ranOut(Int)
         /// A code named an entry the table does not have yet: the data is corrupt.
         case invalidCode
     }
@@ -59,7 +61,7 @@ enum GIFLZW {
         var previousStart = 0, previousLength = 0
         var afterClear = true
         while written < end {
-            guard let code = reader.read(codeSize) else { return .endedEarly(written - outputOffset) }
+            guard let code = reader.read(codeSize) else { return .ranOut(written - outputOffset) }
             if afterClear || UInt(bitPattern: code &- clearCode) < 2 {
                 // Rare: a clear, the end, or the first code after a clear (a literal, no new entry).
                 if code == clearCode {

@@ -285,8 +285,13 @@ enum GIFLib {
         case .filled:
             return
         case .endedEarly(let decoded):
+            // As giflib: an end code before the last pixel is "the data ends early"…
             throw ImageCodingError(.truncatedData, format: .gif,
                                    "cannot decode frame \(frame): the data ends early (\(decoded) of \(count) pixels)")
+        case .ranOut(let decoded):
+            // …while complete sub-blocks that hold too few pixels are a defect: more bytes would not help.
+            throw ImageCodingError(.corruptData, format: .gif,
+                                   "cannot decode frame \(frame): its image data holds \(decoded) of \(count) pixels")
         case .invalidCode:
             throw ImageCodingError(.corruptData, format: .gif, "cannot decode frame \(frame): an invalid LZW code")
         }
