@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Resizes pixel buffers with a separable filter (Lanczos-3 by default).
 ///
@@ -81,7 +80,7 @@ public enum Resampler {
 struct WeightTable: Sendable {
     /// The tables made last, by source length, target length and filter: a server resizing many
     /// images to the same few sizes computes each table once (they cost a `sin` per tap).
-    private static let recent = Mutex(RecentTables())
+    private static let recent = LockedValue(RecentTables())
 
     private struct RecentTables {
         static let capacity = 32
