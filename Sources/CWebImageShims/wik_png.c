@@ -6,15 +6,20 @@
 #include "wik_png.h"
 #include "wik_png_private.h"
 
+#include <errno.h>
 #include <png.h>
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 // The most memory libpng may allocate for one ancillary chunk (eXIf, iCCP, text...), in bytes.
 #define WIK_PNG_CHUNK_MALLOC_MAX (8u << 20)
 // The most ancillary chunks (sPLT, text, unknown) libpng keeps from one file.
 #define WIK_PNG_CHUNK_CACHE_MAX 256u
+// How many bytes a decoder reading on from a file reads at a time.
+#define WIK_PNG_FILE_BUFFER_SIZE ((size_t)64 << 10)
 
 // Colour management and text are not used: ignoring these chunks saves inflating them. Pixel values
 // are taken as sRGB whatever gAMA/cHRM/iCCP say, as libvips does.
@@ -73,9 +78,12 @@ void wik_png_set_rgba_transforms(png_structp png, png_infop info) {
 struct wik_png_decoder {
     png_structp png;
     png_infop info;
-    const uint8_t *data;
+    const uint8_t *data;      // the bytes being read: the caller's, then file_buffer's
     size_t size;
     size_t offset;
+    int fd;                   // where to read on once data is used up; -1 for none
+    uint8_t *file_buffer;     // WIK_PNG_FILE_BUFFER_SIZE bytes when fd is set
+    int read_errno;           // the errno of a failed read(2); 0 when none failed
     png_bytepp rows;          // row pointers of wik_png_read_rgba; freed on every path
     char *message;            // the current call's message buffer
     size_t message_capacity;
@@ -99,19 +107,48 @@ static void wik_png_decoder_warning(png_structp png, png_const_charp text) {
     wik_png_copy_message(decoder->message, decoder->message_capacity, text);
 }
 
+// Replaces used-up data with the file's next bytes; 0 at the end of the file or when read(2) fails.
+static int wik_png_read_on(wik_png_decoder *decoder) {
+    if (decoder->fd < 0) return 0;
+    ssize_t count;
+    do {
+        count = read(decoder->fd, decoder->file_buffer, WIK_PNG_FILE_BUFFER_SIZE);
+    } while (count < 0 && errno == EINTR);
+    if (count <= 0) {
+        if (count < 0) decoder->read_errno = errno;
+        return 0;
+    }
+    decoder->data = decoder->file_buffer;
+    decoder->size = (size_t)count;
+    decoder->offset = 0;
+    return 1;
+}
+
 static void wik_png_read_data(png_structp png, png_bytep out, size_t length) {
     wik_png_decoder *decoder = (wik_png_decoder *)png_get_io_ptr(png);
-    if (length > decoder->size - decoder->offset) {
-        decoder->truncated = 1;
-        png_error(png, "the data ends before the PNG is complete");
+    while (length > 0) {
+        if (decoder->offset == decoder->size && !wik_png_read_on(decoder)) {
+            if (decoder->read_errno != 0) {
+                char text[128];
+                snprintf(text, sizeof text, "reading the file failed: %s", strerror(decoder->read_errno));
+                png_error(png, text);
+            }
+            decoder->truncated = 1;
+            png_error(png, "the data ends before the PNG is complete");
+        }
+        size_t available = decoder->size - decoder->offset;
+        size_t count = length < available ? length : available;
+        memcpy(out, decoder->data + decoder->offset, count);
+        decoder->offset += count;
+        out += count;
+        length -= count;
     }
-    memcpy(out, decoder->data + decoder->offset, length);
-    decoder->offset += length;
 }
 
 static wik_png_status wik_png_decoder_failure(wik_png_decoder *decoder) {
     free(decoder->rows);
     decoder->rows = NULL;
+    if (decoder->read_errno != 0) return WIK_PNG_READ_FAILED;
     if (decoder->truncated) return WIK_PNG_TRUNCATED;
     if (decoder->out_of_memory) return WIK_PNG_NO_MEMORY;
     return WIK_PNG_CORRUPT;
@@ -128,6 +165,7 @@ wik_png_decoder *wik_png_decoder_create(const uint8_t *data, size_t size) {
     if (decoder == NULL) return NULL;
     decoder->data = data;
     decoder->size = data != NULL ? size : 0;
+    decoder->fd = -1;
     // Creation errors are caught by libpng itself (it returns NULL), so no setjmp is needed here.
     decoder->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, decoder,
                                           wik_png_decoder_error, wik_png_decoder_warning);
@@ -144,8 +182,17 @@ wik_png_decoder *wik_png_decoder_create(const uint8_t *data, size_t size) {
     return decoder;
 }
 
+int wik_png_decoder_read_on_from(wik_png_decoder *decoder, int fd) {
+    if (decoder == NULL || fd < 0 || decoder->fd >= 0 || decoder->header_read) return 0;
+    decoder->file_buffer = malloc(WIK_PNG_FILE_BUFFER_SIZE);
+    if (decoder->file_buffer == NULL) return 0;
+    decoder->fd = fd;
+    return 1;
+}
+
 void wik_png_decoder_destroy(wik_png_decoder *decoder) {
     if (decoder == NULL) return;
+    free(decoder->file_buffer);
     free(decoder->rows);
     png_destroy_read_struct(&decoder->png, &decoder->info, NULL);
     free(decoder);

@@ -197,6 +197,11 @@ enum ReadmeSnippets {
         let bounded = try ImageCodersManager.shared.decode(data, options: ImageDecodingOptions(
             scaleDownLimitBytes: ImageDecodingOptions.defaultScaleDownLimitBytes))
 
+        // From a file: a still PNG is read as its rows are decoded, so neither the file nor its full-size
+        // pixels are ever whole in memory (other formats are read whole first).
+        let fromFile = try ImageCodersManager.shared.decode(contentsOf: URL(fileURLWithPath: "huge.png"),
+            options: ImageDecodingOptions(scaleDownLimitBytes: ImageDecodingOptions.defaultScaleDownLimitBytes))
+
         // Transformers run on every frame of an animation; their key extends cache keys.
         let avatar = ImageTransformers.Pipeline([
             ImageTransformers.Resize(size: PixelSize(width: 128, height: 128), mode: .fill),
@@ -207,6 +212,7 @@ enum ReadmeSnippets {
         // https://example.com/me.jpg-resize(128x128,fill)|roundCorners(64,2,#ffffffff)
         _ = thumb
         _ = bounded
+        _ = fromFile
         _ = avatar
         _ = round
     }

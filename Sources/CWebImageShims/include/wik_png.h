@@ -24,6 +24,8 @@ typedef enum wik_png_status {
     WIK_PNG_INVALID_ARGUMENT = 4,
     /// The IHDR's size exceeds the caller's limit (progressive reader only; checked before any pixel memory).
     WIK_PNG_TOO_LARGE = 5,
+    /// Reading the file a decoder reads on from failed (read(2) set errno; the message names it).
+    WIK_PNG_READ_FAILED = 6,
 } wik_png_status;
 
 /// What the IHDR (plus tRNS) says about the image.
@@ -45,6 +47,13 @@ typedef struct wik_png_decoder wik_png_decoder;
 
 /// Creates a decoder over `data`; NULL when memory runs out.
 wik_png_decoder *wik_png_decoder_create(const uint8_t *data, size_t size);
+
+/// Makes the decoder read on from `fd`, from its current position, once the data given to
+/// wik_png_decoder_create is used up, so a file never has to be in memory whole: the caller passes the
+/// file's first bytes as the data and the descriptor positioned just after them. The descriptor must
+/// stay open until the decoder is destroyed (which does not close it). Call before wik_png_read_header;
+/// returns 1, or 0 when memory runs out or the call is out of order.
+int wik_png_decoder_read_on_from(wik_png_decoder *decoder, int fd);
 
 /// Frees the decoder and everything it allocated (including the EXIF block returned by wik_png_exif).
 void wik_png_decoder_destroy(wik_png_decoder *decoder);

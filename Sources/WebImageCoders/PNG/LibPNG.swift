@@ -24,8 +24,12 @@ enum LibPNG {
     /// header, a non-interlaced image is decoded row by row and resampled band by band to it (issue
     /// 15), never holding the full-size pixels. An Adam7 image is decoded whole (its rows are
     /// complete only after the last pass) and left at its stored size for the caller to resample.
+    ///
+    /// With `fileDescriptor`, `data` is only the file's start: libpng reads on from the descriptor (from
+    /// its current position) once `data` is used up, 64 KiB at a time, so the file is never whole in memory.
     static func decode(
-        _ data: Data, maximumPixelCount: Int, target: (PixelSize, ImageOrientation) -> PixelSize? = { _, _ in nil }
+        _ data: Data, readingOnFrom fileDescriptor: Int32? = nil, maximumPixelCount: Int,
+        target: (PixelSize, ImageOrientation) -> PixelSize? = { _, _ in nil }
     ) throws -> Decoded {
         try data.withUnsafeBytes { raw in
             try withMessageBuffer { message in
@@ -34,6 +38,9 @@ enum LibPNG {
                     throw ImageCodingError(.corruptData, format: .png, "out of memory creating the libpng decoder")
                 }
                 defer { wik_png_decoder_destroy(decoder) }
+                if let fileDescriptor, wik_png_decoder_read_on_from(decoder, fileDescriptor) == 0 {
+                    throw ImageCodingError(.corruptData, format: .png, "out of memory for the file buffer")
+                }
 
                 var header = wik_png_header()
                 let status = wik_png_read_header(decoder, &header, message.baseAddress, message.count)
@@ -119,6 +126,7 @@ enum LibPNG {
         switch status {
         case WIK_PNG_OK: return
         case WIK_PNG_TRUNCATED: code = .truncatedData
+        case WIK_PNG_READ_FAILED: code = .readFailed
         default: code = .corruptData
         }
         throw ImageCodingError(code, format: .png, "libpng, \(step): \(text(of: message, default: "unknown error"))")

@@ -48,8 +48,14 @@ public struct PNGCoder: ImageCoding {
                 image, profile: EmbeddedColorProfile.png(data), sourceIsGray: EmbeddedColorProfile.pngIsGray(data), options: options
             )
         }
-        let decoded = try LibPNG.decode(data, maximumPixelCount: options.maximumPixelCount) { size, orientation in
-            options.targetSize(for: size, orientation: orientation)
+        return try decodeStill(data, options: options)
+    }
+
+    /// Decodes a still PNG; with `fileDescriptor`, `data` is the file's start up to its first `IDAT` (which
+    /// holds the header chunks and any profile) and the rest is read from the descriptor as rows are decoded.
+    func decodeStill(_ data: Data, readingOnFrom fileDescriptor: Int32? = nil, options: ImageDecodingOptions) throws -> Image {
+        let decoded = try LibPNG.decode(data, readingOnFrom: fileDescriptor, maximumPixelCount: options.maximumPixelCount) {
+            size, orientation in options.targetSize(for: size, orientation: orientation)
         }
         let image = options.makeImage(
             frames: [ImageFrame(pixels: decoded.pixels)], format: .png, orientation: decoded.orientation, data: data,

@@ -28,6 +28,8 @@ public struct ImageCodingError: Error, Sendable, CustomStringConvertible {
         public static let corruptData = Code("corruptData")
         /// The data ends before the image is complete.
         public static let truncatedData = Code("truncatedData")
+        /// Reading the image's bytes from its file failed part way (an I/O error; the message names it).
+        public static let readFailed = Code("readFailed")
         /// The image has more pixels than the configured maximum (checked before any pixel memory is allocated).
         public static let imageTooLarge = Code("imageTooLarge")
         /// An animation's decoded frames together would exceed ``ImageDecodingOptions/maximumAnimationByteCount``.

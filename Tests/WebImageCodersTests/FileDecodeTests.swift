@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+@testable import WebImageCoders
+
+/// `ImageCodersManager.decode(contentsOf:)` (issue 15): a still PNG is read from its file as its rows are
+/// decoded, never whole; every result equals decoding the file's bytes.
+@Suite struct FileDecodeTests {
+    static let photo = Image(pixels: .samplePattern(width: 640, height: 480, seed: 11))
+
+    /// Writes `data` to a fresh temporary file and passes its URL to `body`.
+    static func withFile<T>(_ data: Data, _ body: (URL) throws -> T) throws -> T {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("file-decode-\(UUID().uuidString)")
+        try data.write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        return try body(url)
+    }
+
+    static func expectFileDecodeEqualsBytesDecode(_ data: Data, options: ImageDecodingOptions) throws {
+        let fromBytes = try ImageCodersManager.shared.decode(data, options: options)
+        let fromFile = try withFile(data) { try ImageCodersManager.shared.decode(contentsOf: $0, options: options) }
+        #expect(fromFile.pixelSize == fromBytes.pixelSize)
+        #expect(fromFile.format == fromBytes.format)
+        #expect(fromFile.orientation == fromBytes.orientation)
+        #expect(fromFile.frames.count == fromBytes.frames.count)
+        #expect(fromFile.iccProfile == fromBytes.iccProfile)
+        #expect(maxChannelDifference(fromFile.pixels, fromBytes.pixels) == 0)
+    }
+
+    static let optionSets: [ImageDecodingOptions] = [
+        ImageDecodingOptions(),
+        ImageDecodingOptions(scaleDownLimitBytes: 200 * 150 * 4),
+        ImageDecodingOptions(thumbnailPixelSize: PixelSize(width: 97, height: 61), preserveAspectRatio: false),
+    ]
+
+    @Test(arguments: 0..<3)
+    func aStillPNGFileDecodesToThePixelsOfItsBytes(optionSet: Int) throws {
+        // Large enough that libpng reads on from the file many times (the file buffer is 64 KiB).
+        let data = try PNGCoder().encode(Self.photo, as: .png)
+        #expect(data.count > 4 * 65_536)
+        try Self.expectFileDecodeEqualsBytesDecode(data, options: Self.optionSets[optionSet])
+    }
+
+    @Test(arguments: ["png/rgba16-adam7.png", "png/palette4-trns.png", "png/exif-orientation6.png", "icc/p3.png",
+                      "apng/apng-dispose-previous.png", "apng/apng-one-frame.png", "jpeg/baseline-420.jpg"])
+    func everyFileDecodesAsItsBytesDo(fixture: String) throws {
+        let data = try Fixtures.data(fixture)
+        try Self.expectFileDecodeEqualsBytesDecode(data, options: ImageDecodingOptions())
+        try Self.expectFileDecodeEqualsBytesDecode(data, options: ImageDecodingOptions(keepsColorProfile: true))
+        try Self.expectFileDecodeEqualsBytesDecode(data, options: ImageDecodingOptions(thumbnailPixelSize: PixelSize(width: 12, height: 12)))
+    }
+
+    @Test func aStillPNGIsReadUpToItsImageDataFirstAndAnAnimatedOneIsNot() throws {
+        let still = try PNGCoder().encode(Self.photo, as: .png)
+        let stillHead = try Self.withFile(still) { url in try PNGFileHead(readingFrom: FileHandle(forReadingFrom: url)) }
+        let chunks = try still.withUnsafeBytes { try APNGChunkReader.chunks(in: $0) }
+        let firstImageData = try #require(chunks.first { $0.type == PNGChunk.idat })
+        #expect(stillHead.endsAtImageData)
+        #expect(stillHead.bytes == still.prefix(firstImageData.data.lowerBound))
+
+        let animated = try Fixtures.data("apng/apng-dispose-previous.png")
+        let animatedHead = try Self.withFile(animated) { url in try PNGFileHead(readingFrom: FileHandle(forReadingFrom: url)) }
+        #expect(!animatedHead.endsAtImageData)
+        let jpegHead = try Self.withFile(try Fixtures.data("jpeg/baseline-420.jpg")) { url in
+            try PNGFileHead(readingFrom: FileHandle(forReadingFrom: url))
+        }
+        #expect(!jpegHead.endsAtImageData)
+        #expect(jpegHead.bytes.count == 8)
+    }
+
+    @Test func aPNGFileCutShortFailsAsItsBytesDo() throws {
+        let data = try PNGCoder().encode(Self.photo, as: .png)
+        let options = ImageDecodingOptions(scaleDownLimitBytes: 200 * 150 * 4)
+        for cut in [20, 40, 100, data.count / 3, data.count - 13, data.count - 1] {
+            let bytes = data.prefix(cut)
+            let expected = codingError { try ImageCodersManager.shared.decode(bytes, options: options) }
+            let actual = try Self.withFile(bytes) { url in codingError { try ImageCodersManager.shared.decode(contentsOf: url, options: options) } }
+            #expect(expected != nil, "cut at \(cut)")
+            #expect(actual?.code == expected?.code, "cut at \(cut): \(String(describing: actual))")
+        }
+    }
+
+    @Test func libpngReadsOnFromTheDescriptorAfterTheGivenBytes() throws {
+        let data = try PNGCoder().encode(Self.photo, as: .png)
+        let split = 1_000
+        let decoded = try Self.withFile(data) { url in
+            let file = try FileHandle(forReadingFrom: url)
+            defer { try? file.close() }
+            let start = try #require(try file.read(upToCount: split))
+            return try LibPNG.decode(start, readingOnFrom: file.fileDescriptor, maximumPixelCount: .max)
+        }
+        #expect(maxChannelDifference(decoded.pixels, try PNGCoder().decode(data).pixels) == 0)
+    }
+
+    @Test func aReadThatFailsPartWayThrowsReadFailed() throws {
+        let data = try PNGCoder().encode(Self.photo, as: .png)
+        // read(2) on a folder's descriptor fails (EISDIR) once the given bytes are used up.
+        let folder = open(FileManager.default.temporaryDirectory.path, O_RDONLY)
+        try #require(folder >= 0)
+        defer { close(folder) }
+        let error = codingError { try LibPNG.decode(data.prefix(1_000), readingOnFrom: folder, maximumPixelCount: .max) }
+        #expect(error?.code == .readFailed)
+        #expect(error?.message.contains("reading the file failed") == true)
+    }
+
+    @Test func aMissingFileThrowsTheFileSystemsError() {
+        let url = URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString).png")
+        #expect(throws: CocoaError.self) { try ImageCodersManager.shared.decode(contentsOf: url) }
+    }
+}
