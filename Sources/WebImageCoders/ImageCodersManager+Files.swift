@@ -25,7 +25,14 @@ extension ImageCodersManager {
         if head.endsAtImageData, !options.keepsData, let png = decoder(for: head.bytes) as? PNGCoder {
             return try png.decodeStill(head.bytes, readingOnFrom: file.fileDescriptor, options: options)
         }
-        return try decode(head.bytes + (file.readToEnd() ?? Data()), options: options)
+        return try decode(Self.wholeFile(file, startingWith: head.bytes), options: options)
+    }
+
+    /// The file's bytes in one buffer: read again from the start when the file can seek (so the head and
+    /// the rest are never both in memory beside their concatenation), else the head and the rest joined.
+    private static func wholeFile(_ file: FileHandle, startingWith head: Data) throws -> Data {
+        if (try? file.seek(toOffset: 0)) != nil { return try file.readToEnd() ?? Data() }
+        return head + (try file.readToEnd() ?? Data())
     }
 }
 

@@ -102,6 +102,27 @@ import Testing
         #expect(error?.message.contains("reading the file failed") == true)
     }
 
+    /// A pipe cannot seek back to its start: the head read first is joined to the rest instead.
+    @Test(arguments: ["jpeg/baseline-420.jpg", "png/palette4-trns.png", "apng/apng-one-frame.png"])
+    func aFileThatCannotSeekDecodesAsItsBytesDo(fixture: String) throws {
+        let data = try Fixtures.data(fixture)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("file-decode-fifo-\(UUID().uuidString)").path
+        try #require(mkfifo(path, 0o600) == 0)
+        defer { unlink(path) }
+        let writer = Thread {
+            // Opening blocks until the decoder opens the other end; it reads every byte, so no write fails.
+            guard let handle = FileHandle(forWritingAtPath: path) else { return }
+            handle.write(data)
+            try? handle.close()
+        }
+        writer.start()
+        let fromPipe = try ImageCodersManager.shared.decode(contentsOf: URL(fileURLWithPath: path))
+        let fromBytes = try ImageCodersManager.shared.decode(data)
+        #expect(fromPipe.pixelSize == fromBytes.pixelSize)
+        #expect(fromPipe.frames.count == fromBytes.frames.count)
+        #expect(maxChannelDifference(fromPipe.pixels, fromBytes.pixels) == 0)
+    }
+
     @Test func aMissingFileThrowsTheFileSystemsError() {
         let url = URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString).png")
         #expect(throws: CocoaError.self) { try ImageCodersManager.shared.decode(contentsOf: url) }
