@@ -44,13 +44,15 @@ let package = Package(
         .systemLibrary(name: "CTIFF", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(name: "CHEIF", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
-        // The only C of our own: setjmp-based glue for libjpeg and libpng, so no longjmp crosses Swift frames.
+        // setjmp-based glue for libjpeg and libpng, so no longjmp crosses Swift frames.
         .target(
             name: "CWebImageShims", dependencies: ["CJPEG", "CPNG"],
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]
         ),
 
-        .target(name: "WebImageCore", swiftSettings: upcomingFeatures),
+        // Vector loops Swift's SIMD types cannot express (saturating packs), for the resampler.
+        .target(name: "CWebImageKernels"),
+        .target(name: "WebImageCore", dependencies: ["CWebImageKernels"], swiftSettings: upcomingFeatures),
         .target(
             name: "WebImageCoders",
             dependencies: [

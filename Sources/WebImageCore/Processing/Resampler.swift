@@ -1,3 +1,4 @@
+import CWebImageKernels
 
 /// Resizes pixel buffers with a separable filter (Lanczos-3 by default).
 ///
@@ -33,45 +34,34 @@ public enum Resampler {
                          height: max(1, Int((Double(size.height) * scale).rounded())))
     }
 
-    /// Converts one row of `width` RGBA8 pixels to float pixels, premultiplied when asked.
+    /// Converts one row of `width` RGBA8 pixels to float pixels, premultiplied when asked. Each pixel is
+    /// loaded as one `SIMD4<UInt8>` and widened in vector registers (a byte load and conversion per
+    /// channel cost four times as much).
     static func loadRow(
         _ source: UnsafeRawBufferPointer, width: Int, premultiply: Bool, into row: UnsafeMutableBufferPointer<SIMD4<Float>>
     ) {
-        for x in 0..<width {
-            let i = x * 4
-            let pixel = SIMD4<Float>(Float(source[i]), Float(source[i + 1]), Float(source[i + 2]), Float(source[i + 3]))
-            if premultiply {
+        precondition(source.count >= width * 4 && row.count >= width, "Resampler: the row is too short")
+        guard let bytes = source.baseAddress, let pixels = row.baseAddress else { return }
+        if premultiply {
+            for x in 0..<width {
+                let pixel = SIMD4<Float>(bytes.loadUnaligned(fromByteOffset: x &* 4, as: SIMD4<UInt8>.self))
                 let alpha = pixel.w * (1 / 255)
-                row[x] = SIMD4(pixel.x * alpha, pixel.y * alpha, pixel.z * alpha, pixel.w)
-            } else {
-                row[x] = pixel
+                pixels[x] = pixel * SIMD4(alpha, alpha, alpha, 1)
+            }
+        } else {
+            for x in 0..<width {
+                pixels[x] = SIMD4<Float>(bytes.loadUnaligned(fromByteOffset: x &* 4, as: SIMD4<UInt8>.self))
             }
         }
     }
 
     /// Writes one filtered pixel as straight RGBA8 at `output`: un-premultiplied when `premultiplied`,
     /// else with alpha 255 (the source was opaque). Channels are clamped to 0…255 and rounded to the
-    /// nearest byte (ties to even).
-    ///
-    /// Written with the SIMD operations the compiler inlines into vector instructions (`replace(with:where:)`,
-    /// arithmetic, a bit cast): `SIMD.clamped` and `UInt8(_: Float)` cost a call or a check per channel.
-    @inline(__always)
+    /// nearest byte (ties to even): `wik_store_rgba8`, which ``StreamingResampler`` runs on whole rows.
     static func store(_ pixel: SIMD4<Float>, premultiplied: Bool, to output: UnsafeMutablePointer<UInt8>) {
-        var straight = pixel
-        if premultiplied {
-            let alpha = pixel.w > 0 ? (pixel.w < 255 ? pixel.w : 255) : 0
-            let factor: Float = alpha > 0 ? 255 / alpha : 0
-            straight.w = alpha
-            straight *= SIMD4(factor, factor, factor, 1)
-        } else {
-            straight.w = 255
+        withUnsafePointer(to: pixel) { pointer in
+            pointer.withMemoryRebound(to: Float.self, capacity: 4) { wik_store_rgba8($0, 1, premultiplied ? 1 : 0, output) }
         }
-        straight.replace(with: 0, where: .!(straight .> 0)) // NaN too
-        straight.replace(with: 255, where: straight .> 255)
-        // Adding 2²³ leaves the rounded integer in the low bits of each float.
-        let bits = unsafeBitCast(straight + 8_388_608, to: SIMD4<UInt32>.self) & 0xFF
-        let packed = bits.x | bits.y << 8 | bits.z << 16 | bits.w << 24
-        UnsafeMutableRawPointer(output).storeBytes(of: packed.littleEndian, as: UInt32.self)
     }
 }
 

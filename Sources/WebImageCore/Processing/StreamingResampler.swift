@@ -1,3 +1,5 @@
+import CWebImageKernels
+
 /// Resamples an image whose rows arrive one at a time, top to bottom, into an output buffer, holding
 /// only a band of filtered rows: what a streaming decoder (libjpeg scanlines, libpng rows) feeds, and
 /// what ``Resampler/resize(_:to:filter:)`` runs on for an image already in memory.
@@ -123,8 +125,8 @@ package final class StreamingResampler {
                     for x in 0..<count { block[x] += row[x] * weight }
                 }
             }
-            for x in 0..<count {
-                Resampler.store(block[x], premultiplied: premultiply, to: rowStart + (blockStart &+ x) &* 4)
+            UnsafeRawPointer(block).withMemoryRebound(to: Float.self, capacity: count * 4) { floats in
+                wik_store_rgba8(floats, count, premultiply ? 1 : 0, rowStart + blockStart * 4)
             }
             blockStart += count
         }
