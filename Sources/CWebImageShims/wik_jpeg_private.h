@@ -33,6 +33,11 @@ void wik_jpeg_choose_output_color_space(j_decompress_ptr cinfo);
 /// libjpeg's progress monitor for decoders: fails a progressive file with more scans than we accept.
 void wik_jpeg_limit_scans(j_common_ptr cinfo);
 
+/// After jpeg_start_decompress, replaces libjpeg's scaled inverse DCTs that have no SIMD (the sizes other
+/// than 1, 2, 4 and 8: the 3/8, 5/8, 6/8 and 7/8 scales and the doubled chroma sizes that go with them)
+/// with vector ones (wik_jpeg_scaled_idct.c). The single output pass keeps them.
+void wik_jpeg_use_vector_idct(j_decompress_ptr cinfo);
+
 /// Converts `width` pixels of inverted-ink CMYK (libjpeg's JCS_CMYK output) to opaque RGBA in place.
 void wik_jpeg_cmyk_to_rgba(uint8_t *row, uint32_t width);
 

@@ -39,7 +39,7 @@ static int wik_stream_failed(wik_jpeg_stream *s) {
 }
 
 wik_jpeg_stream *wik_jpeg_stream_open(const uint8_t *data, size_t size, int scale_num, size_t max_memory,
-                                      uint32_t *out_width, uint32_t *out_height, int *status,
+                                      int vector_idct, uint32_t *out_width, uint32_t *out_height, int *status,
                                       char *err, size_t err_len) {
     *out_width = 0;
     *out_height = 0;
@@ -72,6 +72,7 @@ wik_jpeg_stream *wik_jpeg_stream_open(const uint8_t *data, size_t size, int scal
     s->cinfo.scale_num = (unsigned int)scale_num;
     s->cinfo.scale_denom = 8;
     jpeg_start_decompress(&s->cinfo);
+    if (vector_idct) wik_jpeg_use_vector_idct(&s->cinfo);
     s->cmyk = s->cinfo.out_color_space == JCS_CMYK;
     *out_width = s->cinfo.output_width;
     *out_height = s->cinfo.output_height;

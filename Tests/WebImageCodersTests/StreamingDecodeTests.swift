@@ -63,6 +63,41 @@ import Testing
         #expect(psnr(streamed.pixels, fromFullSize) > 30)
     }
 
+    /// Every row of a `scaleNumerator`/8 stream, read whole.
+    static func streamPixels(_ data: Data, scaleNumerator: Int, vectorIDCT: Bool) throws -> PixelBuffer {
+        try data.withUnsafeBytes { bytes in
+            let stream = try LibJPEG.Stream(bytes, scaleNumerator: scaleNumerator, maximumWorkingMemory: 0, vectorIDCT: vectorIDCT)
+            let size = stream.outputSize
+            return try PixelBuffer(width: size.width, height: size.height, hasAlpha: false) {
+                (output: UnsafeMutableBufferPointer<UInt8>) throws(ImageCodingError) in
+                var row = 0
+                while row < size.height {
+                    let start = row * size.width * 4
+                    row += try stream.read(into: UnsafeMutableBufferPointer(rebasing: output[start...]), maximumRows: size.height - row)
+                }
+                try stream.finish()
+            }
+        }
+    }
+
+    /// Our vector IDCT for the scales libjpeg-turbo has no SIMD for computes libjpeg's sums in float instead
+    /// of 13-bit fixed point: each decoded sample is within one level of libjpeg's own scaled decode, at
+    /// every scale, for every sampling and colour model (4:2:0 chroma goes through the doubled sizes 6, 10,
+    /// 12, 14). Grey and CMYK samples are the output bytes; YCbCr → RGB adds up to 1 + 1.772 levels of Y
+    /// and chroma, so RGB may differ by 3, and on average by less than 0.05.
+    @Test(arguments: [("jpeg/baseline-420.jpg", 3), ("jpeg/444.jpg", 3), ("jpeg/progressive.jpg", 3),
+                      ("jpeg/gray.jpg", 1), ("jpeg/cmyk-adobe.jpg", 1)])
+    func theVectorScaledIDCTIsWithinOneLevelOfLibjpegs(fixture: String, largestRGBDifference: Int) throws {
+        let data = try Fixtures.data(fixture)
+        for numerator in [3, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15, 16] {
+            let ours = try Self.streamPixels(data, scaleNumerator: numerator, vectorIDCT: true)
+            let libjpegs = try Self.streamPixels(data, scaleNumerator: numerator, vectorIDCT: false)
+            #expect(ours.size == libjpegs.size)
+            #expect(maxChannelDifference(ours, libjpegs) <= largestRGBDifference, "\(fixture) at \(numerator)/8")
+            #expect(meanChannelDifference(ours, libjpegs) < 0.05, "\(fixture) at \(numerator)/8")
+        }
+    }
+
     @Test func jpegScaleDownHonoursTheByteBudget() throws { // DE-13 through the streaming path
         let data = try Self.jpeg()
         let limit = 300 * 200 * 4

@@ -132,8 +132,10 @@ typedef struct wik_jpeg_stream wik_jpeg_stream;
 /// decompressing (a progressive file is read in full here, into libjpeg's coefficient buffer). On
 /// success returns the stream and the output size; on failure NULL with `*status` and `err` set.
 /// `data` must outlive the stream. `max_memory` caps libjpeg's working memory in bytes (0: no cap).
+/// With `vector_idct` 1, the scales whose IDCT libjpeg-turbo has no SIMD for (3/8, 5/8, 6/8, 7/8 and
+/// their doubled chroma sizes) use our vector IDCT instead (each sample within one level of libjpeg's; 0 keeps libjpeg's).
 wik_jpeg_stream *wik_jpeg_stream_open(const uint8_t *data, size_t size, int scale_num, size_t max_memory,
-                                      uint32_t *out_width, uint32_t *out_height, int *status,
+                                      int vector_idct, uint32_t *out_width, uint32_t *out_height, int *status,
                                       char *err, size_t err_len);
 
 /// Decodes the next rows as RGBA (alpha 255), at most `max_rows`, into `out` (`out_stride` bytes apart,

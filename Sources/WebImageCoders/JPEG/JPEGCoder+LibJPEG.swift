@@ -158,14 +158,17 @@ enum LibJPEG {
         let outputSize: PixelSize
         private let handle: OpaquePointer
 
-        /// Reads the header and starts decompressing at `scaleNumerator`/8 (1–16).
-        init(_ bytes: UnsafeRawBufferPointer, scaleNumerator: Int, maximumWorkingMemory: Int) throws(ImageCodingError) {
+        /// Reads the header and starts decompressing at `scaleNumerator`/8 (1–16); `vectorIDCT: false` keeps
+        /// libjpeg's own scaled IDCTs where ours would replace them (for comparing the two).
+        init(
+            _ bytes: UnsafeRawBufferPointer, scaleNumerator: Int, maximumWorkingMemory: Int, vectorIDCT: Bool = true
+        ) throws(ImageCodingError) {
             var width: UInt32 = 0, height: UInt32 = 0, status: Int32 = 0
             var opened: OpaquePointer?
             let (_, message) = withMessageBuffer { err, length in
                 opened = wik_jpeg_stream_open(
                     bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, Int32(clamping: scaleNumerator),
-                    maximumWorkingMemory, &width, &height, &status, err, length
+                    maximumWorkingMemory, vectorIDCT ? 1 : 0, &width, &height, &status, err, length
                 )
                 return status
             }
