@@ -59,7 +59,9 @@ static inline void wik_store_samples(const wik_v16f *samples, JSAMPROW row, int 
     __m128i packed[4];
     for (int q = 0; q < 4; q++) {
         __m128 part = _mm_setr_ps(values[4 * q], values[4 * q + 1], values[4 * q + 2], values[4 * q + 3]);
-        packed[q] = _mm_cvtps_epi32(_mm_add_ps(part, _mm_set1_ps(128.0f)));
+        // Clamped first: a sample of 2³¹ or more (hostile coefficients) would convert to INT_MIN, i.e. black.
+        part = _mm_min_ps(_mm_max_ps(_mm_add_ps(part, _mm_set1_ps(128.0f)), _mm_set1_ps(-1.0f)), _mm_set1_ps(256.0f));
+        packed[q] = _mm_cvtps_epi32(part);
     }
     __m128i words_low = _mm_packs_epi32(packed[0], packed[1]), words_high = _mm_packs_epi32(packed[2], packed[3]);
     _mm_storeu_si128((__m128i *)(void *)bytes, _mm_packus_epi16(words_low, words_high));

@@ -36,38 +36,45 @@ extension ImageCodersManager {
     }
 }
 
-/// The start of a file, read chunk by chunk up to the first `IDAT` of a PNG that is not animated: enough for
-/// the decoder's header, profile and animation checks, leaving the image data to be read as it is decoded.
+/// The start of a file, read in 64 KiB blocks until it holds every chunk of a PNG before its first `IDAT`:
+/// enough for the decoder's header, profile and animation checks, leaving the rest of the image data to be
+/// read as it is decoded.
 struct PNGFileHead {
     /// The most bytes read before the image data (chunks before it are metadata; a longer run is read whole).
     static let maximumSize = 16 << 20
+    /// How many bytes are read at a time.
+    static let blockSize = 64 << 10
 
-    /// The bytes read: the signature and every chunk before the first `IDAT`, then that chunk's length and type.
+    /// The bytes read, from the start of the file: when ``endsAtImageData``, the signature, every chunk
+    /// before the first `IDAT` and that chunk's length and type, and possibly more of the file after them.
     private(set) var bytes = Data()
-    /// Whether `bytes` ends at the first `IDAT`'s data, with no `acTL` before it; `false` for any other
-    /// file (not a PNG, an animated PNG, one cut short), whose `bytes` are then just where reading stopped.
+    /// Whether `bytes` reach the first `IDAT`'s data with no `acTL` before it; `false` for any other file
+    /// (not a PNG, an animated PNG, one cut short or with more than ``maximumSize`` bytes of chunks first).
     private(set) var endsAtImageData = false
 
     init(readingFrom file: FileHandle) throws {
-        guard try append(APNGChunkReader.signature.count, from: file),
-              bytes.elementsEqual(APNGChunkReader.signature) else { return }
-        while bytes.count <= Self.maximumSize, try append(8, from: file) {
-            let header = Array(bytes.suffix(8))
-            let length = header[0..<4].reduce(0) { $0 << 8 | Int($1) }
-            let type = header[4..<8].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        var offset = APNGChunkReader.signature.count // of the next chunk
+        while true {
+            while bytes.count < offset + 8 {
+                guard offset <= Self.maximumSize, try appendBlock(from: file) else { return }
+            }
+            guard bytes.prefix(APNGChunkReader.signature.count).elementsEqual(APNGChunkReader.signature) else { return }
+            let header = bytes[(bytes.startIndex + offset)..<(bytes.startIndex + offset + 8)]
+            let length = header.prefix(4).reduce(0) { $0 << 8 | Int($1) }
+            let type = header.suffix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
             if type == PNGChunk.idat {
                 endsAtImageData = true
                 return
             }
-            guard type != PNGChunk.actl, type != PNGChunk.iend, length <= Self.maximumSize,
-                  try append(length + 4, from: file) else { return } // data and CRC
+            guard type != PNGChunk.actl, type != PNGChunk.iend, length <= Self.maximumSize else { return }
+            offset += 12 + length // length, type, data, CRC
         }
     }
 
-    /// Reads `count` more bytes; whether they were all there.
-    private mutating func append(_ count: Int, from file: FileHandle) throws -> Bool {
-        let read = try file.read(upToCount: count) ?? Data()
+    /// Reads the next block; whether anything was left to read.
+    private mutating func appendBlock(from file: FileHandle) throws -> Bool {
+        let read = try file.read(upToCount: Self.blockSize) ?? Data()
         bytes.append(read)
-        return read.count == count
+        return !read.isEmpty
     }
 }

@@ -55,7 +55,8 @@ import Testing
         let chunks = try still.withUnsafeBytes { try APNGChunkReader.chunks(in: $0) }
         let firstImageData = try #require(chunks.first { $0.type == PNGChunk.idat })
         #expect(stillHead.endsAtImageData)
-        #expect(stillHead.bytes == still.prefix(firstImageData.data.lowerBound))
+        #expect(stillHead.bytes.starts(with: still.prefix(firstImageData.data.lowerBound)))
+        #expect(stillHead.bytes == still.prefix(PNGFileHead.blockSize), "one block read, not the whole file")
 
         let animated = try Fixtures.data("apng/apng-dispose-previous.png")
         let animatedHead = try Self.withFile(animated) { url in try PNGFileHead(readingFrom: FileHandle(forReadingFrom: url)) }
@@ -64,7 +65,32 @@ import Testing
             try PNGFileHead(readingFrom: FileHandle(forReadingFrom: url))
         }
         #expect(!jpegHead.endsAtImageData)
-        #expect(jpegHead.bytes.count == 8)
+    }
+
+    /// A hostile file of many empty chunks before its image data is walked in memory, block by block, and
+    /// one with more than 16 MiB of chunks first is read whole instead.
+    @Test func aPNGWithLongMetadataIsReadWholeAndManyEmptyChunksAreWalkedInMemory() throws {
+        let still = try PNGCoder().encode(Image(pixels: .samplePattern(width: 16, height: 16, seed: 3)), as: .png)
+        let chunks = try still.withUnsafeBytes { try APNGChunkReader.chunks(in: $0) }
+        let imageData = try #require(chunks.first { $0.type == PNGChunk.idat }).data.lowerBound - 8
+        func inserting(_ chunk: Data, count: Int) -> Data {
+            var file = Data(still.prefix(33)) // signature and IHDR
+            for _ in 0..<count { file.append(chunk) }
+            file.append(still[imageData...])
+            return file
+        }
+        let empty = Data([0, 0, 0, 0]) + Data("abCd".utf8) + Data([0, 0, 0, 0]) // an unknown ancillary chunk; CRC unchecked here
+        let manyEmpty = inserting(empty, count: 200_000)
+        let head = try Self.withFile(manyEmpty) { url in try PNGFileHead(readingFrom: FileHandle(forReadingFrom: url)) }
+        #expect(head.endsAtImageData)
+        #expect(head.bytes.starts(with: manyEmpty.prefix(33 + 200_000 * 12 + 8)))
+        #expect(head.bytes.count <= 33 + 200_000 * 12 + 8 + PNGFileHead.blockSize)
+
+        var big = Data([0x00, 0x20, 0x00, 0x08]) + Data("abCd".utf8) // a 2 MiB + 8 chunk, 9 of them
+        big.append(Data(count: (2 << 20) + 8 + 4))
+        let longMetadata = inserting(big, count: 9)
+        let longHead = try Self.withFile(longMetadata) { url in try PNGFileHead(readingFrom: FileHandle(forReadingFrom: url)) }
+        #expect(!longHead.endsAtImageData)
     }
 
     @Test func aPNGFileCutShortFailsAsItsBytesDo() throws {

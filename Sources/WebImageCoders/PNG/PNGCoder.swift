@@ -51,8 +51,8 @@ public struct PNGCoder: ImageCoding {
         return try decodeStill(data, options: options)
     }
 
-    /// Decodes a still PNG; with `fileDescriptor`, `data` is the file's start up to its first `IDAT` (which
-    /// holds the header chunks and any profile) and the rest is read from the descriptor as rows are decoded.
+    /// Decodes a still PNG; with `fileDescriptor`, `data` is the file's start, at least up to its first `IDAT`
+    /// (so it holds the header chunks and any profile), and the rest is read from the descriptor as rows are decoded.
     func decodeStill(_ data: Data, readingOnFrom fileDescriptor: Int32? = nil, options: ImageDecodingOptions) throws -> Image {
         let decoded = try LibPNG.decode(data, readingOnFrom: fileDescriptor, maximumPixelCount: options.maximumPixelCount) {
             size, orientation in options.targetSize(for: size, orientation: orientation)
