@@ -5,7 +5,7 @@
 // definition of its scaled IDCTs):
 //     out(i, j) = 1/4 · Σu Σv C(u) C(v) F(u, v) cos((2i+1)uπ / 2N) cos((2j+1)vπ / 2N),
 // u and v below min(N, 8), C(0) = 1/√2, C(k) = 1 otherwise. It is computed as two matrix products on
-// float vectors (columns, then rows), skipping the rows and columns of coefficients that are all zero,
+// float vectors (rows, then columns; 8 lanes up to N = 8, 16 above), skipping the rows and columns of coefficients that are all zero,
 // as most are after quantisation. libjpeg computes the same sums in 13-bit fixed point; each sample
 // differs from its by at most one level (tests).
 #include "wik_jpeg_private.h"
@@ -22,14 +22,13 @@
 typedef float wik_v8f __attribute__((vector_size(32)));
 typedef int16_t wik_v8s __attribute__((vector_size(16)));
 typedef uint16_t wik_v8u __attribute__((vector_size(16)));
-typedef float wik_v16f __attribute__((vector_size(64)));
 
 #define WIK_IDCT_MAX 16
 
 // basis[N][i][k] = C(k)/2 · cos((2i+1)kπ / 2N): the 1-D transform of one side, for k < min(N, 8).
 static float wik_basis[WIK_IDCT_MAX + 1][WIK_IDCT_MAX][8];
-// transposed[N][k] = the vector over i of basis[N][i][k] (16 lanes, zero past N).
-static wik_v16f wik_transposed[WIK_IDCT_MAX + 1][8];
+// columns[N][k] = the vector over i of basis[N][i][k] (16 lanes, zero past N).
+static float wik_columns[WIK_IDCT_MAX + 1][8][16] __attribute__((aligned(64)));
 static pthread_once_t wik_basis_once = PTHREAD_ONCE_INIT;
 // wik_lane_mask[k]: all ones in the first k lanes.
 static const wik_v8s wik_lane_mask[9] = {
@@ -45,33 +44,77 @@ static void wik_make_basis(void) {
             for (int i = 0; i < WIK_IDCT_MAX; i++) {
                 const double value = i < n && k < n ? scale * cos((2.0 * i + 1.0) * k * M_PI / (2.0 * n)) : 0.0;
                 wik_basis[n][i][k] = (float)value;
-                wik_transposed[n][k][i] = (float)value;
+                wik_columns[n][k][i] = (float)value;
             }
         }
     }
 }
 
-// Rounds, adds the level shift, clamps to 0…255 and writes `count` samples.
-static inline void wik_store_samples(const wik_v16f *samples, JSAMPROW row, int count) {
-    const wik_v16f values = *samples;
+#if defined(__SSE2__)
+// Adds the level shift, clamps (a sample of 2³¹ or more, from hostile coefficients, would convert to
+// INT_MIN, i.e. black) and rounds four samples to 32-bit integers.
+static inline __m128i wik_round4(const float *samples) {
+    __m128 part = _mm_loadu_ps(samples);
+    part = _mm_min_ps(_mm_max_ps(_mm_add_ps(part, _mm_set1_ps(128.0f)), _mm_set1_ps(-1.0f)), _mm_set1_ps(256.0f));
+    return _mm_cvtps_epi32(part);
+}
+#endif
+
+// Writes the first `count` (1…16) of `samples` (level-shifted, rounded, clamped to 0…255) at `row`, in
+// stores of fixed size (a memcpy of variable length is a library call per row of every block).
+static inline void wik_store_samples(const float *samples, JSAMPROW row, int count) {
     uint8_t bytes[16];
 #if defined(__SSE2__)
-    __m128i packed[4];
-    for (int q = 0; q < 4; q++) {
-        __m128 part = _mm_setr_ps(values[4 * q], values[4 * q + 1], values[4 * q + 2], values[4 * q + 3]);
-        // Clamped first: a sample of 2³¹ or more (hostile coefficients) would convert to INT_MIN, i.e. black.
-        part = _mm_min_ps(_mm_max_ps(_mm_add_ps(part, _mm_set1_ps(128.0f)), _mm_set1_ps(-1.0f)), _mm_set1_ps(256.0f));
-        packed[q] = _mm_cvtps_epi32(part);
-    }
-    __m128i words_low = _mm_packs_epi32(packed[0], packed[1]), words_high = _mm_packs_epi32(packed[2], packed[3]);
-    _mm_storeu_si128((__m128i *)(void *)bytes, _mm_packus_epi16(words_low, words_high));
+    const __m128i low = _mm_packs_epi32(wik_round4(samples), wik_round4(samples + 4));
+    const __m128i high = count > 8 ? _mm_packs_epi32(wik_round4(samples + 8), wik_round4(samples + 12)) : low;
+    _mm_storeu_si128((__m128i *)(void *)bytes, _mm_packus_epi16(low, high));
 #else
-    for (int j = 0; j < 16; j++) {
-        float value = nearbyintf(values[j] + 128.0f);
+    for (int j = 0; j < count; j++) {
+        float value = nearbyintf(samples[j] + 128.0f);
         bytes[j] = value <= 0.0f ? 0 : value >= 255.0f ? 255 : (uint8_t)value;
     }
 #endif
-    memcpy(row, bytes, (size_t)count);
+    int at = 0;
+    if (count & 16) { memcpy(row, bytes, 16); return; }
+    if (count & 8) { memcpy(row, bytes, 8); at = 8; }
+    if (count & 4) { memcpy(row + at, bytes + at, 4); at += 4; }
+    if (count & 2) { memcpy(row + at, bytes + at, 2); at += 2; }
+    if (count & 1) row[at] = bytes[at];
+}
+
+// The two passes for one size `n` (a constant where this is inlined, so that the loops over the output's
+// rows unroll into independent vector operations). Rows first: partial[r] (over j) = Σv F(u_r, v) ·
+// columns[n][v], for the used coefficient rows u_r and columns v; then output row i (over j) =
+// Σr basis[n][i][u_r] · partial[r]. Eight lanes of j at a time: one pass up to n = 8, two above.
+static inline __attribute__((always_inline)) void wik_transform(
+    const int n, const float (*coefficients)[8], const int *row_used, int used_rows, int column_mask,
+    JSAMPARRAY output_buf, JDIMENSION output_col) {
+    float samples[WIK_IDCT_MAX][16] __attribute__((aligned(32)));
+    for (int half = 0; half < (n > 8 ? 2 : 1); half++) {
+        // Two rows at a time, so that two chains of multiply-adds overlap.
+        wik_v8f partial[8];
+        for (int r = 0; r < used_rows; r += 2) {
+            const int s = r + 1 < used_rows ? r + 1 : r;
+            wik_v8f first = {0}, second = {0};
+            for (int mask = column_mask; mask != 0; mask &= mask - 1) {
+                const int v = __builtin_ctz((unsigned)mask);
+                wik_v8f column;
+                memcpy(&column, &wik_columns[n][v][8 * half], sizeof column);
+                first += coefficients[r][v] * column;
+                second += coefficients[s][v] * column;
+            }
+            partial[r] = first;
+            partial[s] = second;
+        }
+        wik_v8f out[WIK_IDCT_MAX];
+        for (int i = 0; i < n; i++) out[i] = (wik_v8f){0};
+        for (int r = 0; r < used_rows; r++) {
+            const int u = row_used[r];
+            for (int i = 0; i < n; i++) out[i] += wik_basis[n][i][u] * partial[r];
+        }
+        for (int i = 0; i < n; i++) memcpy(&samples[i][8 * half], &out[i], sizeof out[i]);
+    }
+    for (int i = 0; i < n; i++) wik_store_samples(samples[i], output_buf[i] + output_col, n);
 }
 
 // The transform, inlined into one function per instruction set below.
@@ -82,52 +125,45 @@ static inline __attribute__((always_inline)) void wik_idct_scaled_body(
     // No table means no scan has carried this component yet: libjpeg then writes mid-grey (all zero).
     const UINT16 *quant = compptr->quant_table != NULL ? compptr->quant_table->quantval : NULL;
 
-    // Dequantised coefficient rows (lanes past k_count zero), which rows are not all zero, and which
-    // columns; whole rows at a time in vector registers (a lane written alone stalls the reload).
-    wik_v8f rows[8];
+    // Dequantised coefficient rows that are not all zero (lanes past k_count zero), which rows they
+    // are, and which columns are not all zero; whole rows at a time in vector registers.
+    float coefficients[8][8] __attribute__((aligned(32)));
     int row_used[8], used_rows = 0, column_mask = 0;
     if (quant != NULL) {
         wik_v8s nonzero_columns = {0};
         for (int u = 0; u < k_count; u++) {
-            wik_v8s coefficients;
+            wik_v8s row;
             wik_v8u steps;
-            memcpy(&coefficients, coef_block + u * 8, sizeof coefficients);
+            memcpy(&row, coef_block + u * 8, sizeof row);
             memcpy(&steps, quant + u * 8, sizeof steps);
-            wik_v8s nonzero = (coefficients != 0) & wik_lane_mask[k_count];
+            wik_v8s nonzero = (row != 0) & wik_lane_mask[k_count];
             uint64_t halves[2];
             memcpy(halves, &nonzero, sizeof halves);
             if ((halves[0] | halves[1]) == 0) continue;
             nonzero_columns |= nonzero;
-            rows[used_rows] = __builtin_convertvector(coefficients & wik_lane_mask[k_count], wik_v8f)
+            const wik_v8f dequantised = __builtin_convertvector(row & wik_lane_mask[k_count], wik_v8f)
                 * __builtin_convertvector(steps, wik_v8f);
+            memcpy(coefficients[used_rows], &dequantised, sizeof dequantised);
             row_used[used_rows++] = u;
         }
         for (int v = 0; v < 8; v++) column_mask |= nonzero_columns[v] != 0 ? 1 << v : 0;
     }
     if (used_rows == 0 || (column_mask == 1 && used_rows == 1 && row_used[0] == 0)) {
         // Only the DC (or nothing): every sample is DC / 8.
-        wik_v16f flat = {0};
-        const float dc = used_rows == 0 ? 0.0f : rows[0][0] * 0.125f;
+        float flat[16];
+        const float dc = used_rows == 0 ? 0.0f : coefficients[0][0] * 0.125f;
         for (int j = 0; j < 16; j++) flat[j] = dc;
-        for (int i = 0; i < n; i++) wik_store_samples(&flat, output_buf[i] + output_col, n);
+        for (int i = 0; i < n; i++) wik_store_samples(flat, output_buf[i] + output_col, n);
         return;
     }
-
-    // Columns: work[i] (over v) = Σu basis[i][u] · rows[u].
-    wik_v8f work[WIK_IDCT_MAX];
-    for (int i = 0; i < n; i++) {
-        wik_v8f sum = {0};
-        for (int r = 0; r < used_rows; r++) sum += wik_basis[n][i][row_used[r]] * rows[r];
-        work[i] = sum;
+#define WIK_SIZE(N) \
+    case N: wik_transform(N, coefficients, row_used, used_rows, column_mask, output_buf, output_col); break
+    switch (n) {
+        WIK_SIZE(3); WIK_SIZE(5); WIK_SIZE(6); WIK_SIZE(7); WIK_SIZE(9); WIK_SIZE(10); WIK_SIZE(11);
+        WIK_SIZE(12); WIK_SIZE(13); WIK_SIZE(14); WIK_SIZE(15); WIK_SIZE(16);
+        default: wik_transform(n, coefficients, row_used, used_rows, column_mask, output_buf, output_col); break;
     }
-    // Rows: out[i] (over j) = Σv work[i][v] · transposed[v].
-    for (int i = 0; i < n; i++) {
-        wik_v16f sum = {0};
-        for (int v = 0; v < k_count; v++) {
-            if (column_mask & (1 << v)) sum += work[i][v] * wik_transposed[n][v];
-        }
-        wik_store_samples(&sum, output_buf[i] + output_col, n);
-    }
+#undef WIK_SIZE
 }
 
 static void wik_idct_scaled(j_decompress_ptr cinfo, jpeg_component_info *compptr, JCOEFPTR coef_block,

@@ -1,41 +1,88 @@
+import CWebImageKernels
 import Testing
 @testable import WebImageCore
 
 /// The band resampler (issue 15): the same pixels as a full-height two-pass resample, in memory bounded
-/// by the filter's support, not by the image's height.
+/// by the filter's support, not by the image's height; its filter kernels do the arithmetic of plain
+/// Swift loops.
 @Suite struct StreamingResamplerTests {
-    /// The two-pass resample the band resampler replaced, kept here as the oracle: every source row
-    /// filtered horizontally into a full-height float intermediate, then each output row combined from it.
+    /// The full-height two-pass resample, as the oracle of the band resampler's bookkeeping (which rows it
+    /// keeps, when it writes): each output row combined vertically from the whole image's rows into a
+    /// full-height float intermediate at the source width, then each of its rows filtered horizontally,
+    /// with the same kernels. (Their arithmetic is pinned against plain Swift below.)
     static func twoPassReference(_ buffer: PixelBuffer, to size: PixelSize, filter: ResamplingFilter) -> PixelBuffer {
         let horizontal = WeightTable(source: buffer.width, target: size.width, filter: filter)
         let vertical = WeightTable(source: buffer.height, target: size.height, filter: filter)
-        let premultiply = buffer.hasAlpha
-        var row = [SIMD4<Float>](repeating: .zero, count: buffer.width)
-        var middle = [SIMD4<Float>](repeating: .zero, count: size.width * buffer.height)
+        let premultiply: Int32 = buffer.hasAlpha ? 1 : 0
+        var middle = [SIMD4<Float>](repeating: .zero, count: buffer.width * size.height)
         buffer.withUnsafeBytes { source in
-            row.withUnsafeMutableBufferPointer { row in
-                middle.withUnsafeMutableBufferPointer { middle in
-                    for y in 0..<buffer.height {
-                        let start = y * buffer.bytesPerRow
-                        Resampler.loadRow(UnsafeRawBufferPointer(rebasing: source[start..<(start + buffer.bytesPerRow)]),
-                                          width: buffer.width, premultiply: premultiply, into: row)
-                        horizontal.apply(UnsafeBufferPointer(row),
-                                         into: UnsafeMutableBufferPointer(rebasing: middle[(y * size.width)..<((y + 1) * size.width)]))
+            middle.withUnsafeMutableBufferPointer { middle in
+                for y in 0..<size.height {
+                    let taps = vertical.taps(for: y)
+                    let rows: [UnsafePointer<UInt8>?] = (0..<taps.weights.count).map { offset in
+                        source.baseAddress!.assumingMemoryBound(to: UInt8.self) + (taps.first + offset) * buffer.bytesPerRow
+                    }
+                    let weights = Array(taps.weights)
+                    UnsafeMutableRawPointer(middle.baseAddress! + y * buffer.width).withMemoryRebound(to: Float.self, capacity: buffer.width * 4) {
+                        wik_filter_columns(rows, weights, weights.count, buffer.width, premultiply, $0)
                     }
                 }
             }
         }
-        var accumulator = [SIMD4<Float>](repeating: .zero, count: size.width)
+        var row = [SIMD4<Float>](repeating: .zero, count: size.width)
+        return PixelBuffer(width: size.width, height: size.height, hasAlpha: buffer.hasAlpha) { output in
+            middle.withUnsafeBufferPointer { middle in
+                row.withUnsafeMutableBufferPointer { row in
+                    for y in 0..<size.height {
+                        horizontal.apply(UnsafeBufferPointer(rebasing: middle[(y * buffer.width)..<((y + 1) * buffer.width)]), into: row)
+                        for x in 0..<size.width {
+                            Resampler.store(row[x], premultiplied: buffer.hasAlpha, to: output.baseAddress! + (y * size.width + x) * 4)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether each channel of `a` is within 1/10,000 of `b`'s (channels are on the 0…255 scale).
+    static func close(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> Bool {
+        (0..<4).allSatisfy { Swift.abs(a[$0] - b[$0]) <= 1e-4 }
+    }
+
+    /// A pixel as the filters read it: float channels, premultiplied by alpha · (1/255) when asked.
+    static func floatPixel(_ bytes: UnsafeRawBufferPointer, at index: Int, premultiply: Bool) -> SIMD4<Float> {
+        let pixel = SIMD4<Float>(Float(bytes[index * 4]), Float(bytes[index * 4 + 1]), Float(bytes[index * 4 + 2]), Float(bytes[index * 4 + 3]))
+        guard premultiply else { return pixel }
+        let alpha = pixel.w * (1 / 255)
+        return pixel * SIMD4(alpha, alpha, alpha, 1)
+    }
+
+    /// The resample in plain Swift arithmetic, the other way round (horizontal pass first), as before the
+    /// filters moved to C: a separable filter's two orders differ only by float rounding.
+    static func horizontalFirstReference(_ buffer: PixelBuffer, to size: PixelSize, filter: ResamplingFilter) -> PixelBuffer {
+        let horizontal = WeightTable(source: buffer.width, target: size.width, filter: filter)
+        let vertical = WeightTable(source: buffer.height, target: size.height, filter: filter)
+        var middle = [SIMD4<Float>](repeating: .zero, count: size.width * buffer.height)
+        buffer.withUnsafeBytes { source in
+            for y in 0..<buffer.height {
+                let row = UnsafeRawBufferPointer(rebasing: source[(y * buffer.bytesPerRow)..<((y + 1) * buffer.bytesPerRow)])
+                for x in 0..<size.width {
+                    let taps = horizontal.taps(for: x)
+                    var sum = SIMD4<Float>.zero
+                    for (offset, weight) in taps.weights.enumerated() {
+                        sum += floatPixel(row, at: taps.first + offset, premultiply: buffer.hasAlpha) * weight
+                    }
+                    middle[y * size.width + x] = sum
+                }
+            }
+        }
         return PixelBuffer(width: size.width, height: size.height, hasAlpha: buffer.hasAlpha) { output in
             for y in 0..<size.height {
-                for x in 0..<size.width { accumulator[x] = .zero }
                 let taps = vertical.taps(for: y)
-                for (offset, weight) in taps.weights.enumerated() {
-                    let start = (taps.first + offset) * size.width
-                    for x in 0..<size.width { accumulator[x] += middle[start + x] * weight }
-                }
                 for x in 0..<size.width {
-                    Resampler.store(accumulator[x], premultiplied: premultiply, to: output.baseAddress! + (y * size.width + x) * 4)
+                    var sum = SIMD4<Float>.zero
+                    for (offset, weight) in taps.weights.enumerated() { sum += middle[(taps.first + offset) * size.width + x] * weight }
+                    Resampler.store(sum, premultiplied: buffer.hasAlpha, to: output.baseAddress! + (y * size.width + x) * 4)
                 }
             }
         }
@@ -58,6 +105,55 @@ import Testing
                 #expect(banded == Self.twoPassReference(buffer, to: target, filter: filter),
                         "\(source) → \(target), alpha \(alpha), \(filter)")
             }
+        }
+    }
+
+    @Test(arguments: ResamplingFilter.allCases)
+    func theResampleIsWithinOneLevelOfAHorizontalFirstResampleInPlainSwift(filter: ResamplingFilter) {
+        for (source, target) in Self.shapes {
+            for alpha in [false, true] {
+                let buffer = PixelBuffer.samplePattern(width: source.width, height: source.height, alpha: alpha, seed: 11)
+                let resized = Resampler.resize(buffer, to: target, filter: filter)
+                let reference = Self.horizontalFirstReference(buffer, to: target, filter: filter)
+                let largest = resized.withUnsafeBytes { a in
+                    reference.withUnsafeBytes { b in zip(a, b).map { abs(Int($0) - Int($1)) }.max() ?? 0 }
+                }
+                #expect(largest <= 1, "\(source) → \(target), alpha \(alpha), \(filter): \(largest)")
+            }
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func theFilterKernelsComputeTheWeightedSumsInTapOrder(premultiply: Bool) {
+        let width = 23 // five vectors of four pixels and a tail of three
+        let image = PixelBuffer.samplePattern(width: width, height: 5, alpha: true, seed: 5)
+        let weights: [Float] = [-0.07, 0.31, 0.52, 0.29, -0.05]
+        var sums = [SIMD4<Float>](repeating: .zero, count: width)
+        image.withUnsafeBytes { bytes in
+            let rows: [UnsafePointer<UInt8>?] = (0..<5).map { bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + $0 * image.bytesPerRow }
+            sums.withUnsafeMutableBytes { out in
+                wik_filter_columns(rows, weights, weights.count, width, premultiply ? 1 : 0, out.baseAddress!.assumingMemoryBound(to: Float.self))
+            }
+            for x in 0..<width {
+                var expected = SIMD4<Float>.zero
+                for (y, weight) in weights.enumerated() {
+                    let row = UnsafeRawBufferPointer(rebasing: bytes[(y * image.bytesPerRow)...])
+                    expected += Self.floatPixel(row, at: x, premultiply: premultiply) * weight
+                }
+                // A fused multiply-add rounds once where Swift rounds twice: a few units in the last place.
+                #expect(Self.close(sums[x], expected), "column \(x): \(sums[x]) vs \(expected)")
+            }
+        }
+        let table = WeightTable(source: width, target: 9, filter: .lanczos3)
+        var filtered = [SIMD4<Float>](repeating: .zero, count: 9)
+        sums.withUnsafeBufferPointer { row in
+            filtered.withUnsafeMutableBufferPointer { table.apply(row, into: $0) }
+        }
+        for x in 0..<9 {
+            let taps = table.taps(for: x)
+            var expected = SIMD4<Float>.zero
+            for (offset, weight) in taps.weights.enumerated() { expected += sums[taps.first + offset] * weight }
+            #expect(Self.close(filtered[x], expected), "pixel \(x): \(filtered[x]) vs \(expected)")
         }
     }
 
@@ -116,9 +212,9 @@ import Testing
             let supportRows = Int((2 * filter.radius * scale).rounded(.up)) + 3
             #expect(resampler.ringRowCount <= supportRows, "\(filter) \(sourceHeight) → \(targetHeight)")
             let floatPixel = MemoryLayout<SIMD4<Float>>.stride
-            #expect(resampler.workingByteCount == resampler.ringRowCount * target.width * floatPixel + source.width * floatPixel + 64 * floatPixel)
-            // Bounded by the support times the row width (4 floats a pixel), never by the height.
-            #expect(resampler.workingByteCount <= supportRows * target.width * 4 * 4 + source.width * 16 + 1_024)
+            #expect(resampler.workingByteCount == resampler.ringRowCount * source.width * 4 + (source.width + target.width) * floatPixel)
+            // Bounded by the support times the row width (4 bytes a pixel), never by the height.
+            #expect(resampler.workingByteCount <= supportRows * source.width * 4 + (source.width + target.width) * 16)
         }
     }
 }

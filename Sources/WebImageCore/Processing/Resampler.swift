@@ -14,8 +14,7 @@ public enum Resampler {
     /// Returns `buffer` resampled to `size` with `filter`; the same size returns `buffer` unchanged.
     ///
     /// Runs through `StreamingResampler` row by row, so besides the output it holds only a band of
-    /// filtered rows (the filter's support times the scale, at the target width), never a full-height
-    /// intermediate.
+    /// source rows (the filter's support times the scale), never a full-height intermediate.
     public static func resize(_ buffer: PixelBuffer, to size: PixelSize, filter: ResamplingFilter = .lanczos3) -> PixelBuffer {
         precondition(size.width > 0 && size.height > 0, "Resampler: the target size must be positive")
         guard size != buffer.size, buffer.width > 0, buffer.height > 0 else { return buffer }
@@ -32,27 +31,6 @@ public enum Resampler {
         let scale = min(Double(bounds.width) / Double(size.width), Double(bounds.height) / Double(size.height))
         return PixelSize(width: max(1, Int((Double(size.width) * scale).rounded())),
                          height: max(1, Int((Double(size.height) * scale).rounded())))
-    }
-
-    /// Converts one row of `width` RGBA8 pixels to float pixels, premultiplied when asked. Each pixel is
-    /// loaded as one `SIMD4<UInt8>` and widened in vector registers (a byte load and conversion per
-    /// channel cost four times as much).
-    static func loadRow(
-        _ source: UnsafeRawBufferPointer, width: Int, premultiply: Bool, into row: UnsafeMutableBufferPointer<SIMD4<Float>>
-    ) {
-        precondition(source.count >= width * 4 && row.count >= width, "Resampler: the row is too short")
-        guard let bytes = source.baseAddress, let pixels = row.baseAddress else { return }
-        if premultiply {
-            for x in 0..<width {
-                let pixel = SIMD4<Float>(bytes.loadUnaligned(fromByteOffset: x &* 4, as: SIMD4<UInt8>.self))
-                let alpha = pixel.w * (1 / 255)
-                pixels[x] = pixel * SIMD4(alpha, alpha, alpha, 1)
-            }
-        } else {
-            for x in 0..<width {
-                pixels[x] = SIMD4<Float>(bytes.loadUnaligned(fromByteOffset: x &* 4, as: SIMD4<UInt8>.self))
-            }
-        }
     }
 
     /// Writes one filtered pixel as straight RGBA8 at `output`: un-premultiplied when `premultiplied`,
@@ -98,12 +76,15 @@ struct WeightTable: Sendable {
         return table
     }
 
+    /// The source length the table reads from: every tap's index is below it.
+    private let sourceLength: Int
     private var firsts: [Int] = []
     private var counts: [Int] = []
     private var weights: [Float] = []
     private var offsets: [Int] = []
 
     init(source: Int, target: Int, filter: ResamplingFilter) {
+        sourceLength = source
         let scale = Double(source) / Double(target)
         let stretch = max(scale, 1) // widen the kernel when shrinking, so every source pixel counts
         let support = filter.radius * stretch
@@ -137,23 +118,13 @@ struct WeightTable: Sendable {
         (firsts[index], weights[offsets[index]..<(offsets[index] + counts[index])])
     }
 
-    /// One horizontal pass over a row of premultiplied pixels.
+    /// One horizontal pass over a row of premultiplied pixels (`wik_filter_row`).
     func apply(_ row: UnsafeBufferPointer<SIMD4<Float>>, into output: UnsafeMutableBufferPointer<SIMD4<Float>>) {
         precondition(output.count <= firsts.count, "WeightTable: more outputs than the table has")
-        weights.withUnsafeBufferPointer { weights in
-            firsts.withUnsafeBufferPointer { firsts in
-                counts.withUnsafeBufferPointer { counts in
-                    offsets.withUnsafeBufferPointer { offsets in
-                        for index in 0..<output.count {
-                            var sum = SIMD4<Float>.zero
-                            let first = firsts[index], offset = offsets[index]
-                            for tap in 0..<counts[index] { // indices checked when the table was built: no overflow traps
-                                sum += row[first &+ tap] * weights[offset &+ tap]
-                            }
-                            output[index] = sum
-                        }
-                    }
-                }
+        precondition(row.count >= sourceLength, "WeightTable: the row is shorter than the table's source")
+        row.withMemoryRebound(to: Float.self) { row in
+            output.withMemoryRebound(to: Float.self) { output in
+                wik_filter_row(row.baseAddress, firsts, counts, offsets, weights, output.count / 4, output.baseAddress)
             }
         }
     }

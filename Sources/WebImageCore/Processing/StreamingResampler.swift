@@ -1,16 +1,17 @@
 import CWebImageKernels
 
 /// Resamples an image whose rows arrive one at a time, top to bottom, into an output buffer, holding
-/// only a band of filtered rows: what a streaming decoder (libjpeg scanlines, libpng rows) feeds, and
+/// only a band of source rows: what a streaming decoder (libjpeg scanlines, libpng rows) feeds, and
 /// what ``Resampler/resize(_:to:filter:)`` runs on for an image already in memory.
 ///
-/// Each source row is filtered horizontally as it arrives (to the target width, premultiplied `Float`)
-/// and kept in a ring of ``ringRowCount`` rows: the most source rows any one output row reads, set by the
-/// filter's support times the vertical scale. As soon as the last source row an output row needs has
-/// arrived, that output row is combined from the ring and written as straight RGBA8. The same weight
-/// tables and the same order of arithmetic as a full-height two-pass resample give bit-identical
-/// results; memory is `(ringRowCount + 1) × target width + source width` float pixels, whatever the
-/// image's height.
+/// Each source row is kept as it arrives, as bytes, in a ring of ``ringRowCount`` rows: the most source
+/// rows any one output row reads, set by the filter's support times the vertical scale. As soon as the
+/// last source row an output row needs has arrived, that output row is made: its source rows are
+/// combined vertically (premultiplied `Float`, at the source width), that row is filtered horizontally to
+/// the target width, and the result is written as straight RGBA8. The same weight tables and the same
+/// order of arithmetic as a full-height two-pass resample (vertical pass first) give bit-identical
+/// results; memory is `ringRowCount` rows of source bytes plus a source-width and a target-width row of
+/// float pixels, whatever the image's height.
 ///
 /// Not thread-safe: one decoder feeds one resampler.
 package final class StreamingResampler {
@@ -18,7 +19,7 @@ package final class StreamingResampler {
     package let sourceSize: PixelSize
     /// The size of the output.
     package let targetSize: PixelSize
-    /// Rows of the ring of horizontally filtered rows.
+    /// Rows of the ring of source rows.
     package let ringRowCount: Int
     /// Whether pixels are premultiplied while filtering (the source has alpha).
     private let premultiply: Bool
@@ -26,19 +27,22 @@ package final class StreamingResampler {
     private let vertical: WeightTable
     /// For each output row, the source row after whose arrival it can be written.
     private let readyAfter: [Int]
-    private let ring: UnsafeMutableBufferPointer<SIMD4<Float>>
-    private let sourceRow: UnsafeMutableBufferPointer<SIMD4<Float>>
-    /// Pixels of an output row combined at a time: 1 KiB of floats, which stays in the L1 cache.
-    private static let blockWidth = 64
-    /// The output pixels being combined.
-    private let block: UnsafeMutableBufferPointer<SIMD4<Float>>
+    /// The last ``ringRowCount`` source rows, RGBA8, `4 × sourceSize.width` bytes each.
+    private let ring: UnsafeMutableBufferPointer<UInt8>
+    /// The start of each source row an output row reads, in tap order.
+    private let tapRows: UnsafeMutableBufferPointer<UnsafePointer<UInt8>?>
+    /// One output row combined vertically, at the source width.
+    private let columnSums: UnsafeMutableBufferPointer<SIMD4<Float>>
+    /// The same row filtered horizontally, at the target width.
+    private let filteredRow: UnsafeMutableBufferPointer<SIMD4<Float>>
     private var nextSourceRow = 0
     /// The next output row to write; ``targetSize``'s height once every row is written.
     package private(set) var nextOutputRow = 0
 
-    /// The bytes of float working memory this resampler holds (the ring, one source row, one block).
+    /// The bytes of working memory this resampler holds (the ring of source rows, and one float row at
+    /// the source width and one at the target width).
     package var workingByteCount: Int {
-        (ring.count + sourceRow.count + block.count) * MemoryLayout<SIMD4<Float>>.stride
+        ring.count + (columnSums.count + filteredRow.count) * MemoryLayout<SIMD4<Float>>.stride
     }
 
     /// Creates a resampler from `source` to `target` (both at least 1×1) with `filter`; `hasAlpha`
@@ -63,15 +67,18 @@ package final class StreamingResampler {
         }
         self.readyAfter = readyAfter
         ringRowCount = rows
-        ring = .allocate(capacity: rows * target.width)
-        sourceRow = .allocate(capacity: source.width)
-        block = .allocate(capacity: Self.blockWidth)
+        ring = .allocate(capacity: rows * source.width * 4)
+        tapRows = .allocate(capacity: rows)
+        tapRows.initialize(repeating: nil)
+        columnSums = .allocate(capacity: source.width)
+        filteredRow = .allocate(capacity: target.width)
     }
 
     deinit {
         ring.deallocate()
-        sourceRow.deallocate()
-        block.deallocate()
+        tapRows.deallocate()
+        columnSums.deallocate()
+        filteredRow.deallocate()
     }
 
     /// Whether every output row has been written.
@@ -80,16 +87,16 @@ package final class StreamingResampler {
     /// Takes the next source row (`4 × sourceSize.width` RGBA8 bytes) and writes every output row it
     /// completes into `output` (the whole target image, rows `4 × targetSize.width` bytes apart).
     package func push(row: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<UInt8>) {
-        precondition(row.count >= sourceSize.width * 4, "StreamingResampler: the row is too short")
+        let rowBytes = sourceSize.width * 4
+        precondition(row.count >= rowBytes, "StreamingResampler: the row is too short")
         precondition(output.count >= targetSize.pixelCount * 4, "StreamingResampler: the output is too small")
         guard nextSourceRow < sourceSize.height else { return }
         let index = nextSourceRow
         nextSourceRow += 1
-        guard nextOutputRow < targetSize.height else { return } // rows below the last one any output reads
-        Resampler.loadRow(row, width: sourceSize.width, premultiply: premultiply, into: sourceRow)
-        let slot = (index % ringRowCount) * targetSize.width
-        horizontal.apply(UnsafeBufferPointer(sourceRow),
-                         into: UnsafeMutableBufferPointer(rebasing: ring[slot..<(slot + targetSize.width)]))
+        guard nextOutputRow < targetSize.height, let source = row.baseAddress, let ring = ring.baseAddress else {
+            return // rows below the last one any output reads
+        }
+        UnsafeMutableRawPointer(ring + (index % ringRowCount) * rowBytes).copyMemory(from: source, byteCount: rowBytes)
         while nextOutputRow < targetSize.height, readyAfter[nextOutputRow] <= index {
             writeOutputRow(nextOutputRow, into: output)
             nextOutputRow += 1
@@ -105,30 +112,24 @@ package final class StreamingResampler {
         }
     }
 
-    /// Combines output row `y` from the ring and writes it as RGBA8, ``blockWidth`` pixels at a time:
-    /// each tap's row is added into a block that stays in the L1 cache, in tap order (so the sums are
-    /// those of a whole-row accumulation), then the block is stored.
+    /// Makes output row `y` from the ring: the vertical pass over its source rows, in tap order, then
+    /// the horizontal pass, then the store as RGBA8.
     private func writeOutputRow(_ y: Int, into output: UnsafeMutableBufferPointer<UInt8>) {
-        let width = targetSize.width
         let taps = vertical.taps(for: y)
-        guard let ringBase = ring.baseAddress, let outputBase = output.baseAddress, let block = block.baseAddress,
-              let firstWeight = taps.weights.first else { return }
-        let rowStart = outputBase + y * width * 4
-        var blockStart = 0
-        while blockStart < width {
-            let count = min(Self.blockWidth, width - blockStart)
-            for (offset, weight) in taps.weights.enumerated() {
-                let row = ringBase + ((taps.first + offset) % ringRowCount) * width + blockStart
-                if offset == 0 {
-                    for x in 0..<count { block[x] = row[x] * firstWeight }
-                } else {
-                    for x in 0..<count { block[x] += row[x] * weight }
-                }
+        guard let ringBase = ring.baseAddress, let outputBase = output.baseAddress else { return }
+        let rowBytes = sourceSize.width * 4
+        for offset in 0..<taps.weights.count {
+            tapRows[offset] = UnsafePointer(ringBase + ((taps.first + offset) % ringRowCount) * rowBytes)
+        }
+        taps.weights.withUnsafeBufferPointer { weights in
+            columnSums.withMemoryRebound(to: Float.self) { sums in
+                wik_filter_columns(tapRows.baseAddress, weights.baseAddress, weights.count, sourceSize.width,
+                                   premultiply ? 1 : 0, sums.baseAddress)
             }
-            UnsafeRawPointer(block).withMemoryRebound(to: Float.self, capacity: count * 4) { floats in
-                wik_store_rgba8(floats, count, premultiply ? 1 : 0, rowStart + blockStart * 4)
-            }
-            blockStart += count
+        }
+        horizontal.apply(UnsafeBufferPointer(columnSums), into: filteredRow)
+        filteredRow.withMemoryRebound(to: Float.self) { pixels in
+            wik_store_rgba8(pixels.baseAddress, targetSize.width, premultiply ? 1 : 0, outputBase + y * targetSize.width * 4)
         }
     }
 }
