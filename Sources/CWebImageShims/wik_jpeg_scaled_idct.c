@@ -117,16 +117,14 @@ static inline __attribute__((always_inline)) void wik_transform(
     for (int i = 0; i < n; i++) wik_store_samples(samples[i], output_buf[i] + output_col, n);
 }
 
-// The transform, inlined into one function per instruction set below.
-static inline __attribute__((always_inline)) void wik_idct_scaled_body(
-    jpeg_component_info *compptr, JCOEFPTR coef_block, JSAMPARRAY output_buf, JDIMENSION output_col) {
-    const int n = compptr->DCT_scaled_size;
+// The transform of one block at size `n`, a constant where this is inlined (so that the loops over
+// the coefficient rows and the output's rows unroll, without branches).
+static inline __attribute__((always_inline)) void wik_idct_block(
+    const int n, const UINT16 *quant, JCOEFPTR coef_block, JSAMPARRAY output_buf, JDIMENSION output_col) {
     const int k_count = n < 8 ? n : 8;
-    // No table means no scan has carried this component yet: libjpeg then writes mid-grey (all zero).
-    const UINT16 *quant = compptr->quant_table != NULL ? compptr->quant_table->quantval : NULL;
-
     // Dequantised coefficient rows that are not all zero (lanes past k_count zero), which rows they
-    // are, and which columns are not all zero; whole rows at a time in vector registers.
+    // are, and which columns are not all zero; whole rows at a time in vector registers. Every row is
+    // written at the next free place, which moves on only past a row that is not all zero.
     float coefficients[8][8] __attribute__((aligned(32)));
     int row_used[8], used_rows = 0, column_mask = 0;
     if (quant != NULL) {
@@ -136,15 +134,15 @@ static inline __attribute__((always_inline)) void wik_idct_scaled_body(
             wik_v8u steps;
             memcpy(&row, coef_block + u * 8, sizeof row);
             memcpy(&steps, quant + u * 8, sizeof steps);
-            wik_v8s nonzero = (row != 0) & wik_lane_mask[k_count];
+            const wik_v8s nonzero = (row != 0) & wik_lane_mask[k_count];
             uint64_t halves[2];
             memcpy(halves, &nonzero, sizeof halves);
-            if ((halves[0] | halves[1]) == 0) continue;
             nonzero_columns |= nonzero;
             const wik_v8f dequantised = __builtin_convertvector(row & wik_lane_mask[k_count], wik_v8f)
                 * __builtin_convertvector(steps, wik_v8f);
             memcpy(coefficients[used_rows], &dequantised, sizeof dequantised);
-            row_used[used_rows++] = u;
+            row_used[used_rows] = u;
+            used_rows += (halves[0] | halves[1]) != 0;
         }
         for (int v = 0; v < 8; v++) column_mask |= nonzero_columns[v] != 0 ? 1 << v : 0;
     }
@@ -156,12 +154,20 @@ static inline __attribute__((always_inline)) void wik_idct_scaled_body(
         for (int i = 0; i < n; i++) wik_store_samples(flat, output_buf[i] + output_col, n);
         return;
     }
+    wik_transform(n, coefficients, row_used, used_rows, column_mask, output_buf, output_col);
+}
+
+// The transform, inlined into one function per instruction set below.
+static inline __attribute__((always_inline)) void wik_idct_scaled_body(
+    jpeg_component_info *compptr, JCOEFPTR coef_block, JSAMPARRAY output_buf, JDIMENSION output_col) {
+    // No table means no scan has carried this component yet: libjpeg then writes mid-grey (all zero).
+    const UINT16 *quant = compptr->quant_table != NULL ? compptr->quant_table->quantval : NULL;
 #define WIK_SIZE(N) \
-    case N: wik_transform(N, coefficients, row_used, used_rows, column_mask, output_buf, output_col); break
-    switch (n) {
+    case N: wik_idct_block(N, quant, coef_block, output_buf, output_col); break
+    switch (compptr->DCT_scaled_size) {
         WIK_SIZE(3); WIK_SIZE(5); WIK_SIZE(6); WIK_SIZE(7); WIK_SIZE(9); WIK_SIZE(10); WIK_SIZE(11);
         WIK_SIZE(12); WIK_SIZE(13); WIK_SIZE(14); WIK_SIZE(15); WIK_SIZE(16);
-        default: wik_transform(n, coefficients, row_used, used_rows, column_mask, output_buf, output_col); break;
+        default: break; // wik_jpeg_use_vector_idct installs this function for these sizes only
     }
 #undef WIK_SIZE
 }
