@@ -51,6 +51,29 @@ WIK_INLINE void wik_filter_columns_body(const uint8_t *const *rows, const float 
     }
 }
 
+WIK_INLINE void wik_combine_rows_body(const float *const *rows, const float *weights, size_t taps, size_t count,
+                                     float *out) {
+    size_t i = 0;
+    for (; i + 16 <= count; i += 16) {
+        wik_v16f sum = {0};
+        for (size_t t = 0; t < taps; t++) {
+            wik_v16f values;
+            memcpy(&values, rows[t] + i, sizeof values);
+            sum += values * weights[t];
+        }
+        memcpy(out + i, &sum, sizeof sum);
+    }
+    for (; i < count; i += 4) { // whole pixels: count is a multiple of 4
+        wik_v4f sum = {0};
+        for (size_t t = 0; t < taps; t++) {
+            wik_v4f values;
+            memcpy(&values, rows[t] + i, sizeof values);
+            sum += values * weights[t];
+        }
+        memcpy(out + i, &sum, sizeof sum);
+    }
+}
+
 WIK_INLINE void wik_filter_row_body(const float *row, const intptr_t *firsts, const intptr_t *counts,
                                     const intptr_t *offsets, const float *weights, size_t count, float *out) {
     for (size_t x = 0; x < count; x++) {
@@ -71,6 +94,11 @@ static void wik_filter_columns_plain(const uint8_t *const *rows, const float *we
     wik_filter_columns_body(rows, weights, taps, width, premultiply, out);
 }
 
+static void wik_combine_rows_plain(const float *const *rows, const float *weights, size_t taps, size_t count,
+                                   float *out) {
+    wik_combine_rows_body(rows, weights, taps, count, out);
+}
+
 static void wik_filter_row_plain(const float *row, const intptr_t *firsts, const intptr_t *counts,
                                  const intptr_t *offsets, const float *weights, size_t count, float *out) {
     wik_filter_row_body(row, firsts, counts, offsets, weights, count, out);
@@ -80,6 +108,11 @@ static void wik_filter_row_plain(const float *row, const intptr_t *firsts, const
 __attribute__((target("avx2,fma"))) static void wik_filter_columns_avx2(
     const uint8_t *const *rows, const float *weights, size_t taps, size_t width, int premultiply, float *out) {
     wik_filter_columns_body(rows, weights, taps, width, premultiply, out);
+}
+
+__attribute__((target("avx2,fma"))) static void wik_combine_rows_avx2(
+    const float *const *rows, const float *weights, size_t taps, size_t count, float *out) {
+    wik_combine_rows_body(rows, weights, taps, count, out);
 }
 
 __attribute__((target("avx2,fma"))) static void wik_filter_row_avx2(
@@ -100,12 +133,18 @@ static int wik_has_avx2(void) {
 #define wik_has_avx2() 0
 #define wik_filter_columns_avx2 wik_filter_columns_plain
 #define wik_filter_row_avx2 wik_filter_row_plain
+#define wik_combine_rows_avx2 wik_combine_rows_plain
 #endif
 
 void wik_filter_columns(const uint8_t *const *rows, const float *weights, size_t taps, size_t width, int premultiply,
                         float *out) {
     if (wik_has_avx2()) wik_filter_columns_avx2(rows, weights, taps, width, premultiply, out);
     else wik_filter_columns_plain(rows, weights, taps, width, premultiply, out);
+}
+
+void wik_combine_rows(const float *const *rows, const float *weights, size_t taps, size_t count, float *out) {
+    if (wik_has_avx2()) wik_combine_rows_avx2(rows, weights, taps, count, out);
+    else wik_combine_rows_plain(rows, weights, taps, count, out);
 }
 
 void wik_filter_row(const float *row, const intptr_t *firsts, const intptr_t *counts, const intptr_t *offsets,

@@ -5,8 +5,8 @@
 // definition of its scaled IDCTs):
 //     out(i, j) = 1/4 · Σu Σv C(u) C(v) F(u, v) cos((2i+1)uπ / 2N) cos((2j+1)vπ / 2N),
 // u and v below min(N, 8), C(0) = 1/√2, C(k) = 1 otherwise. It is computed as two matrix products on
-// float vectors (rows, then columns; 8 lanes up to N = 8, 16 above), skipping the rows and columns of coefficients that are all zero,
-// as most are after quantisation. libjpeg computes the same sums in 13-bit fixed point; each sample
+// float vectors of 8 lanes (rows, then columns), skipping the rows and columns of coefficients that are
+// all zero, as most are after quantisation. libjpeg computes the same sums in 13-bit fixed point; each sample
 // differs from its by at most one level (tests).
 #include "wik_jpeg_private.h"
 
@@ -123,8 +123,8 @@ static inline __attribute__((always_inline)) void wik_idct_block(
     const int n, const UINT16 *quant, JCOEFPTR coef_block, JSAMPARRAY output_buf, JDIMENSION output_col) {
     const int k_count = n < 8 ? n : 8;
     // Dequantised coefficient rows that are not all zero (lanes past k_count zero), which rows they
-    // are, and which columns are not all zero; whole rows at a time in vector registers. Every row is
-    // written at the next free place, which moves on only past a row that is not all zero.
+    // are, and which columns are not all zero; each row dequantised as one vector. Every row is written
+    // at the next free place, which moves on only past a row that is not all zero.
     float coefficients[8][8] __attribute__((aligned(32)));
     int row_used[8], used_rows = 0, column_mask = 0;
     if (quant != NULL) {

@@ -7,39 +7,62 @@ import Testing
 /// Swift loops.
 @Suite struct StreamingResamplerTests {
     /// The full-height two-pass resample, as the oracle of the band resampler's bookkeeping (which rows it
-    /// keeps, when it writes): each output row combined vertically from the whole image's rows into a
-    /// full-height float intermediate at the source width, then each of its rows filtered horizontally,
-    /// with the same kernels. (Their arithmetic is pinned against plain Swift below.)
+    /// keeps, when it writes): in the resampler's order, the first pass over the whole image into a
+    /// full-height float intermediate, then the second pass over it, with the same kernels. (Their
+    /// arithmetic is pinned against plain Swift below.)
     static func twoPassReference(_ buffer: PixelBuffer, to size: PixelSize, filter: ResamplingFilter) -> PixelBuffer {
         let horizontal = WeightTable(source: buffer.width, target: size.width, filter: filter)
         let vertical = WeightTable(source: buffer.height, target: size.height, filter: filter)
         let premultiply: Int32 = buffer.hasAlpha ? 1 : 0
-        var middle = [SIMD4<Float>](repeating: .zero, count: buffer.width * size.height)
+        let order = StreamingResampler(from: buffer.size, to: size, hasAlpha: buffer.hasAlpha, filter: filter).order
+        var result = [SIMD4<Float>](repeating: .zero, count: size.width * size.height)
         buffer.withUnsafeBytes { source in
-            middle.withUnsafeMutableBufferPointer { middle in
-                for y in 0..<size.height {
-                    let taps = vertical.taps(for: y)
-                    let rows: [UnsafePointer<UInt8>?] = (0..<taps.weights.count).map { offset in
-                        source.baseAddress!.assumingMemoryBound(to: UInt8.self) + (taps.first + offset) * buffer.bytesPerRow
+            let sourceRows = (0..<buffer.height).map { source.baseAddress!.assumingMemoryBound(to: UInt8.self) + $0 * buffer.bytesPerRow }
+            result.withUnsafeMutableBufferPointer { result in
+                switch order {
+                case .verticalFirst: // source rows combined into rows of the source width, each then filtered
+                    var middle = [SIMD4<Float>](repeating: .zero, count: buffer.width)
+                    for y in 0..<size.height {
+                        let taps = vertical.taps(for: y)
+                        let rows: [UnsafePointer<UInt8>?] = (0..<taps.weights.count).map { UnsafePointer(sourceRows[taps.first + $0]) }
+                        middle.withUnsafeMutableBytes { middleBytes in
+                            wik_filter_columns(rows, Array(taps.weights), taps.weights.count, buffer.width, premultiply,
+                                               middleBytes.baseAddress!.assumingMemoryBound(to: Float.self))
+                        }
+                        middle.withUnsafeBufferPointer { middle in
+                            horizontal.apply(middle, into: UnsafeMutableBufferPointer(rebasing: result[(y * size.width)..<((y + 1) * size.width)]))
+                        }
                     }
-                    let weights = Array(taps.weights)
-                    UnsafeMutableRawPointer(middle.baseAddress! + y * buffer.width).withMemoryRebound(to: Float.self, capacity: buffer.width * 4) {
-                        wik_filter_columns(rows, weights, weights.count, buffer.width, premultiply, $0)
+                case .horizontalFirst: // every source row loaded and filtered, then rows of those combined
+                    var loaded = [SIMD4<Float>](repeating: .zero, count: buffer.width)
+                    var middle = [SIMD4<Float>](repeating: .zero, count: size.width * buffer.height)
+                    for y in 0..<buffer.height {
+                        loaded.withUnsafeMutableBytes { loadedBytes in
+                            wik_filter_columns([UnsafePointer(sourceRows[y])], [1], 1, buffer.width, premultiply,
+                                               loadedBytes.baseAddress!.assumingMemoryBound(to: Float.self))
+                        }
+                        loaded.withUnsafeBufferPointer { loaded in
+                            middle.withUnsafeMutableBufferPointer { middle in
+                                horizontal.apply(loaded, into: UnsafeMutableBufferPointer(rebasing: middle[(y * size.width)..<((y + 1) * size.width)]))
+                            }
+                        }
+                    }
+                    middle.withUnsafeBytes { middleBytes in
+                        let floats = middleBytes.baseAddress!.assumingMemoryBound(to: Float.self)
+                        for y in 0..<size.height {
+                            let taps = vertical.taps(for: y)
+                            let rows: [UnsafePointer<Float>?] = (0..<taps.weights.count).map { floats + (taps.first + $0) * size.width * 4 }
+                            UnsafeMutableRawPointer(result.baseAddress! + y * size.width).withMemoryRebound(to: Float.self, capacity: size.width * 4) {
+                                wik_combine_rows(rows, Array(taps.weights), taps.weights.count, size.width * 4, $0)
+                            }
+                        }
                     }
                 }
             }
         }
-        var row = [SIMD4<Float>](repeating: .zero, count: size.width)
         return PixelBuffer(width: size.width, height: size.height, hasAlpha: buffer.hasAlpha) { output in
-            middle.withUnsafeBufferPointer { middle in
-                row.withUnsafeMutableBufferPointer { row in
-                    for y in 0..<size.height {
-                        horizontal.apply(UnsafeBufferPointer(rebasing: middle[(y * buffer.width)..<((y + 1) * buffer.width)]), into: row)
-                        for x in 0..<size.width {
-                            Resampler.store(row[x], premultiplied: buffer.hasAlpha, to: output.baseAddress! + (y * size.width + x) * 4)
-                        }
-                    }
-                }
+            for index in 0..<result.count {
+                Resampler.store(result[index], premultiplied: buffer.hasAlpha, to: output.baseAddress! + index * 4)
             }
         }
     }
@@ -94,7 +117,18 @@ import Testing
         (PixelSize(width: 120, height: 17), PixelSize(width: 45, height: 50)),  // shrink one way, enlarge the other
         (PixelSize(width: 64, height: 300), PixelSize(width: 64, height: 7)),   // only vertical, by a lot
         (PixelSize(width: 9, height: 1), PixelSize(width: 3, height: 1)),       // a single row
+        (PixelSize(width: 300, height: 40), PixelSize(width: 20, height: 13)),  // the width shrinks over 4×: horizontal pass first
+        (PixelSize(width: 1000, height: 3), PixelSize(width: 7, height: 2)),    // the same, by a lot
     ]
+
+    @Test func thePassWhoseRingIsSmallerRunsFirst() {
+        let orders = Self.shapes.map { StreamingResampler(from: $0.0, to: $0.1, hasAlpha: false).order }
+        #expect(orders.contains(.verticalFirst) && orders.contains(.horizontalFirst)) // the shapes test both
+        for (source, target) in Self.shapes {
+            let order = StreamingResampler(from: source, to: target, hasAlpha: false).order
+            #expect((order == .verticalFirst) == (source.width * 4 <= target.width * 16), "\(source) → \(target)")
+        }
+    }
 
     @Test(arguments: ResamplingFilter.allCases)
     func bandResampleEqualsTheFullHeightTwoPassResampleExactly(filter: ResamplingFilter) {
@@ -124,7 +158,7 @@ import Testing
     }
 
     @Test(arguments: [false, true])
-    func theFilterKernelsComputeTheWeightedSumsInTapOrder(premultiply: Bool) {
+    func theFilterKernelsComputeTheWeightedSumsOfPlainSwift(premultiply: Bool) {
         let width = 23 // five vectors of four pixels and a tail of three
         let image = PixelBuffer.samplePattern(width: width, height: 5, alpha: true, seed: 5)
         let weights: [Float] = [-0.07, 0.31, 0.52, 0.29, -0.05]
@@ -143,6 +177,17 @@ import Testing
                 // A fused multiply-add rounds once where Swift rounds twice: a few units in the last place.
                 #expect(Self.close(sums[x], expected), "column \(x): \(sums[x]) vs \(expected)")
             }
+        }
+        let combined = [SIMD4<Float>](unsafeUninitializedCapacity: width) { out, count in
+            sums.withUnsafeBytes { sumsBytes in
+                let floats = sumsBytes.baseAddress!.assumingMemoryBound(to: Float.self)
+                let rows: [UnsafePointer<Float>?] = [floats, floats + 4, floats + 8] // three rows, a pixel apart
+                out.withMemoryRebound(to: Float.self) { wik_combine_rows(rows, [0.25, 0.5, 0.25], 3, (width - 2) * 4, $0.baseAddress) }
+            }
+            count = width - 2
+        }
+        for x in 0..<(width - 2) {
+            #expect(Self.close(combined[x], sums[x] * 0.25 + sums[x + 1] * 0.5 + sums[x + 2] * 0.25), "combined \(x)")
         }
         let table = WeightTable(source: width, target: 9, filter: .lanczos3)
         var filtered = [SIMD4<Float>](repeating: .zero, count: 9)
@@ -203,18 +248,21 @@ import Testing
     }
 
     @Test(arguments: ResamplingFilter.allCases)
-    func theBandHoldsTheFilterSupportInRowsWhateverTheImageHeight(filter: ResamplingFilter) {
-        for (sourceHeight, targetHeight) in [(1_000, 500), (100_000, 50_000), (30_000, 1_000), (6_000, 4_000)] {
-            let source = PixelSize(width: 640, height: sourceHeight), target = PixelSize(width: 320, height: targetHeight)
-            let resampler = StreamingResampler(from: source, to: target, hasAlpha: true, filter: filter)
-            let scale = max(Double(sourceHeight) / Double(targetHeight), 1)
-            // Taps of one output row: the kernel's width (2 × radius × scale) plus rounding at both ends.
-            let supportRows = Int((2 * filter.radius * scale).rounded(.up)) + 3
-            #expect(resampler.ringRowCount <= supportRows, "\(filter) \(sourceHeight) → \(targetHeight)")
-            let floatPixel = MemoryLayout<SIMD4<Float>>.stride
-            #expect(resampler.workingByteCount == resampler.ringRowCount * source.width * 4 + (source.width + target.width) * floatPixel)
-            // Bounded by the support times the row width (4 bytes a pixel), never by the height.
-            #expect(resampler.workingByteCount <= supportRows * source.width * 4 + (source.width + target.width) * 16)
+    func theBandHoldsTheFilterSupportInRowsOfTheNarrowerKindWhateverTheImageHeight(filter: ResamplingFilter) {
+        let heights = [(1_000, 500), (100_000, 50_000), (30_000, 1_000), (6_000, 4_000), (6_000, 12)]
+        for (sourceWidth, targetWidth) in [(640, 320), (8_000, 16)] {
+            for (sourceHeight, targetHeight) in heights {
+                let source = PixelSize(width: sourceWidth, height: sourceHeight), target = PixelSize(width: targetWidth, height: targetHeight)
+                let resampler = StreamingResampler(from: source, to: target, hasAlpha: true, filter: filter)
+                let scale = max(Double(sourceHeight) / Double(targetHeight), 1)
+                // Taps of one output row: the kernel's width (2 × radius × scale) plus rounding at both ends.
+                let supportRows = Int((2 * filter.radius * scale).rounded(.up)) + 3
+                #expect(resampler.ringRowCount <= supportRows, "\(filter) \(source) → \(target)")
+                // Ring rows of source bytes or of target-width floats, whichever is smaller; never the image's height.
+                let ringRow = min(source.width * 4, target.width * 16)
+                #expect(resampler.workingByteCount <= supportRows * ringRow + (source.width + target.width) * 16,
+                        "\(filter) \(source) → \(target): \(resampler.workingByteCount) bytes")
+            }
         }
     }
 }

@@ -24,6 +24,10 @@ void wik_store_rgba8(const float *pixels, size_t count, int premultiplied, uint8
 void wik_filter_columns(const uint8_t *const *rows, const float *weights, size_t taps, size_t width, int premultiply,
                         float *out);
 
+/// The vertical pass over rows of float pixels: out[i] = Σt weights[t] · rows[t][i] for each of `count`
+/// floats (a multiple of 4: whole RGBA pixels), in tap order.
+void wik_combine_rows(const float *const *rows, const float *weights, size_t taps, size_t count, float *out);
+
 /// The horizontal pass over one row of float RGBA pixels: for each x < count,
 /// out[x] = Σt weights[offsets[x] + t] · row[firsts[x] + t] for t < counts[x], in tap order.
 void wik_filter_row(const float *row, const intptr_t *firsts, const intptr_t *counts, const intptr_t *offsets,

@@ -1,25 +1,37 @@
 import CWebImageKernels
 
 /// Resamples an image whose rows arrive one at a time, top to bottom, into an output buffer, holding
-/// only a band of source rows: what a streaming decoder (libjpeg scanlines, libpng rows) feeds, and
-/// what ``Resampler/resize(_:to:filter:)`` runs on for an image already in memory.
+/// only a band of rows: what a streaming decoder (libjpeg scanlines, libpng rows) feeds, and what
+/// ``Resampler/resize(_:to:filter:)`` runs on for an image already in memory.
 ///
-/// Each source row is kept as it arrives, as bytes, in a ring of ``ringRowCount`` rows: the most source
-/// rows any one output row reads, set by the filter's support times the vertical scale. As soon as the
-/// last source row an output row needs has arrived, that output row is made: its source rows are
-/// combined vertically (premultiplied `Float`, at the source width), that row is filtered horizontally to
-/// the target width, and the result is written as straight RGBA8. The same weight tables and the same
-/// order of arithmetic as a full-height two-pass resample (vertical pass first) give bit-identical
-/// results; memory is `ringRowCount` rows of source bytes plus a source-width and a target-width row of
-/// float pixels, whatever the image's height.
+/// Rows are kept as they arrive in a ring of ``ringRowCount`` rows: the most source rows any one output
+/// row reads, set by the filter's support times the vertical scale. As soon as the last source row an
+/// output row needs has arrived, that output row is made from the ring and written as straight RGBA8.
+/// Which pass runs first is chosen for the smaller ring (``order``): the vertical pass first keeps the
+/// source rows as bytes (4 bytes a pixel at the source width) and reads them as bytes, which is faster;
+/// the horizontal pass first keeps rows already filtered to the target width as `Float` (16 bytes a
+/// pixel), which is smaller when the width shrinks more than four times. Filtering is on premultiplied
+/// `Float`. The same weight tables and the same order of arithmetic as a full-height two-pass resample
+/// give bit-identical results (the two orders differ by float rounding: at most one level). Memory is
+/// the ring plus one float row at the source width and one at the target width, whatever the height.
 ///
 /// Not thread-safe: one decoder feeds one resampler.
 package final class StreamingResampler {
+    /// Which pass runs first.
+    package enum Order: Sendable {
+        /// Source rows kept as bytes; each output row combined from them, then filtered horizontally.
+        case verticalFirst
+        /// Each source row filtered horizontally as it arrives and kept as floats; output rows combined from those.
+        case horizontalFirst
+    }
+
     /// The size of the rows pushed in.
     package let sourceSize: PixelSize
     /// The size of the output.
     package let targetSize: PixelSize
-    /// Rows of the ring of source rows.
+    /// Which pass runs first: the one whose ring is smaller (vertical first unless the width shrinks more than 4×).
+    package let order: Order
+    /// Rows of the ring.
     package let ringRowCount: Int
     /// Whether pixels are premultiplied while filtering (the source has alpha).
     private let premultiply: Bool
@@ -27,22 +39,23 @@ package final class StreamingResampler {
     private let vertical: WeightTable
     /// For each output row, the source row after whose arrival it can be written.
     private let readyAfter: [Int]
-    /// The last ``ringRowCount`` source rows, RGBA8, `4 × sourceSize.width` bytes each.
-    private let ring: UnsafeMutableBufferPointer<UInt8>
-    /// The start of each source row an output row reads, in tap order.
-    private let tapRows: UnsafeMutableBufferPointer<UnsafePointer<UInt8>?>
-    /// One output row combined vertically, at the source width.
-    private let columnSums: UnsafeMutableBufferPointer<SIMD4<Float>>
-    /// The same row filtered horizontally, at the target width.
-    private let filteredRow: UnsafeMutableBufferPointer<SIMD4<Float>>
+    /// The last ``ringRowCount`` rows: source bytes (vertical first) or target-width floats (horizontal first).
+    private let ring: UnsafeMutableRawBufferPointer
+    private let ringRowBytes: Int
+    /// The start of each ring row an output row reads, in tap order.
+    private let tapRows: UnsafeMutableBufferPointer<UnsafeRawPointer?>
+    /// A float row at the source width: an output row combined vertically, or a source row loaded.
+    private let sourceRow: UnsafeMutableBufferPointer<SIMD4<Float>>
+    /// A float row at the target width: the output row before it is stored as bytes.
+    private let targetRow: UnsafeMutableBufferPointer<SIMD4<Float>>
     private var nextSourceRow = 0
     /// The next output row to write; ``targetSize``'s height once every row is written.
     package private(set) var nextOutputRow = 0
 
-    /// The bytes of working memory this resampler holds (the ring of source rows, and one float row at
-    /// the source width and one at the target width).
+    /// The bytes of working memory this resampler holds (the ring, one float row at the source width
+    /// and one at the target width).
     package var workingByteCount: Int {
-        ring.count + (columnSums.count + filteredRow.count) * MemoryLayout<SIMD4<Float>>.stride
+        ring.count + (sourceRow.count + targetRow.count) * MemoryLayout<SIMD4<Float>>.stride
     }
 
     /// Creates a resampler from `source` to `target` (both at least 1×1) with `filter`; `hasAlpha`
@@ -67,18 +80,21 @@ package final class StreamingResampler {
         }
         self.readyAfter = readyAfter
         ringRowCount = rows
-        ring = .allocate(capacity: rows * source.width * 4)
+        let pixel = MemoryLayout<SIMD4<Float>>.stride
+        order = source.width * 4 <= target.width * pixel ? .verticalFirst : .horizontalFirst
+        ringRowBytes = order == .verticalFirst ? source.width * 4 : target.width * pixel
+        ring = .allocate(byteCount: rows * ringRowBytes, alignment: pixel)
         tapRows = .allocate(capacity: rows)
         tapRows.initialize(repeating: nil)
-        columnSums = .allocate(capacity: source.width)
-        filteredRow = .allocate(capacity: target.width)
+        sourceRow = .allocate(capacity: source.width)
+        targetRow = .allocate(capacity: target.width)
     }
 
     deinit {
         ring.deallocate()
         tapRows.deallocate()
-        columnSums.deallocate()
-        filteredRow.deallocate()
+        sourceRow.deallocate()
+        targetRow.deallocate()
     }
 
     /// Whether every output row has been written.
@@ -96,7 +112,20 @@ package final class StreamingResampler {
         guard nextOutputRow < targetSize.height, let source = row.baseAddress, let ring = ring.baseAddress else {
             return // rows below the last one any output reads
         }
-        UnsafeMutableRawPointer(ring + (index % ringRowCount) * rowBytes).copyMemory(from: source, byteCount: rowBytes)
+        let slot = ring + (index % ringRowCount) * ringRowBytes
+        switch order {
+        case .verticalFirst:
+            slot.copyMemory(from: source, byteCount: rowBytes)
+        case .horizontalFirst:
+            // Loaded as floats by the vertical kernel with one tap of weight 1 (exact), then filtered into the ring.
+            var rowStart: UnsafePointer<UInt8>? = source.assumingMemoryBound(to: UInt8.self)
+            var one: Float = 1
+            sourceRow.withMemoryRebound(to: Float.self) { floats in
+                wik_filter_columns(&rowStart, &one, 1, sourceSize.width, premultiply ? 1 : 0, floats.baseAddress)
+            }
+            horizontal.apply(UnsafeBufferPointer(sourceRow), into: UnsafeMutableBufferPointer(
+                start: slot.bindMemory(to: SIMD4<Float>.self, capacity: targetSize.width), count: targetSize.width))
+        }
         while nextOutputRow < targetSize.height, readyAfter[nextOutputRow] <= index {
             writeOutputRow(nextOutputRow, into: output)
             nextOutputRow += 1
@@ -112,23 +141,32 @@ package final class StreamingResampler {
         }
     }
 
-    /// Makes output row `y` from the ring: the vertical pass over its source rows, in tap order, then
-    /// the horizontal pass, then the store as RGBA8.
+    /// Makes output row `y` from the ring, in tap order (the vertical pass over source bytes then the
+    /// horizontal pass, or the vertical pass over filtered rows), and stores it as RGBA8.
     private func writeOutputRow(_ y: Int, into output: UnsafeMutableBufferPointer<UInt8>) {
         let taps = vertical.taps(for: y)
-        guard let ringBase = ring.baseAddress, let outputBase = output.baseAddress else { return }
-        let rowBytes = sourceSize.width * 4
+        guard let ringBase = ring.baseAddress, let outputBase = output.baseAddress, let tapBase = tapRows.baseAddress else { return }
         for offset in 0..<taps.weights.count {
-            tapRows[offset] = UnsafePointer(ringBase + ((taps.first + offset) % ringRowCount) * rowBytes)
+            tapRows[offset] = UnsafeRawPointer(ringBase + ((taps.first + offset) % ringRowCount) * ringRowBytes)
         }
         taps.weights.withUnsafeBufferPointer { weights in
-            columnSums.withMemoryRebound(to: Float.self) { sums in
-                wik_filter_columns(tapRows.baseAddress, weights.baseAddress, weights.count, sourceSize.width,
-                                   premultiply ? 1 : 0, sums.baseAddress)
+            switch order {
+            case .verticalFirst:
+                tapBase.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: weights.count) { rows in
+                    sourceRow.withMemoryRebound(to: Float.self) { sums in
+                        wik_filter_columns(rows, weights.baseAddress, weights.count, sourceSize.width, premultiply ? 1 : 0, sums.baseAddress)
+                    }
+                }
+                horizontal.apply(UnsafeBufferPointer(sourceRow), into: targetRow)
+            case .horizontalFirst:
+                tapBase.withMemoryRebound(to: UnsafePointer<Float>?.self, capacity: weights.count) { rows in
+                    targetRow.withMemoryRebound(to: Float.self) { sums in
+                        wik_combine_rows(rows, weights.baseAddress, weights.count, targetSize.width * 4, sums.baseAddress)
+                    }
+                }
             }
         }
-        horizontal.apply(UnsafeBufferPointer(columnSums), into: filteredRow)
-        filteredRow.withMemoryRebound(to: Float.self) { pixels in
+        targetRow.withMemoryRebound(to: Float.self) { pixels in
             wik_store_rgba8(pixels.baseAddress, targetSize.width, premultiply ? 1 : 0, outputBase + y * targetSize.width * 4)
         }
     }
