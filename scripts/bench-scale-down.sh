@@ -15,7 +15,12 @@ trap 'rm -rf "$out"' EXIT
 
 peak() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -n 1; }
 peaks() { local label=$1; shift; echo "peak RSS $label: $(peak "$@") KiB, $(peak "$@") KiB"; }
-times() { hyperfine -N --warmup 1 --runs "$runs" "$@" 2>&1 | grep -E "Benchmark|Time"; }
+times() { # mean ± σ from hyperfine, then each command's median and minimum (the host's noise skews means)
+    hyperfine -N --warmup 1 --runs "$runs" --export-json "$out/times.json" "$@" 2>&1 | grep -E "Benchmark|Time"
+    /usr/bin/python3 -c 'import json, sys
+for r in json.load(open(sys.argv[1]))["results"]:
+    print("  median %.1f ms, min %.1f ms: %s" % (r["median"] * 1e3, r["min"] * 1e3, r["command"]))' "$out/times.json"
+}
 
 times -n "JPEG full decode" "$bin decode --quiet $work/photo-8192.jpg" \
       -n "JPEG scale-down" "$bin decode --quiet --scale-down $work/photo-8192.jpg" \

@@ -117,8 +117,52 @@ static inline __attribute__((always_inline)) void wik_transform(
     for (int i = 0; i < n; i++) wik_store_samples(samples[i], output_buf[i] + output_col, n);
 }
 
-// The transform of one block at size `n`, a constant where this is inlined (so that the loops over
-// the coefficient rows and the output's rows unroll, without branches).
+// The transform of one block at a size `n` below 8, a constant where this is inlined: every coefficient
+// row and column below n, zero or not, with every loop unrolled, so that all of a pass's rows are summed
+// at once as independent chains of multiply-adds. (Skipping the all-zero ones, as the larger sizes do,
+// serialises the few that are left: the sums wait on each other's latency, for a fifth more time.)
+static inline __attribute__((always_inline)) void wik_idct_narrow(
+    const int n, const UINT16 *quant, JCOEFPTR coef_block, JSAMPARRAY output_buf, JDIMENSION output_col) {
+    static const wik_v8s not_dc = {0, -1, -1, -1, -1, -1, -1, -1};
+    float coefficients[8][8] __attribute__((aligned(32)));
+    wik_v8s nonzero_ac = {0};
+    for (int u = 0; u < n; u++) {
+        wik_v8s row;
+        wik_v8u steps = {0};
+        memcpy(&row, coef_block + u * 8, sizeof row);
+        if (quant != NULL) memcpy(&steps, quant + u * 8, sizeof steps);
+        row &= wik_lane_mask[n];
+        nonzero_ac |= u == 0 ? (row != 0) & not_dc : row != 0;
+        const wik_v8f dequantised = __builtin_convertvector(row, wik_v8f) * __builtin_convertvector(steps, wik_v8f);
+        memcpy(coefficients[u], &dequantised, sizeof dequantised);
+    }
+    uint64_t halves[2];
+    memcpy(halves, &nonzero_ac, sizeof halves);
+    float samples[8][16] __attribute__((aligned(32)));
+    if ((halves[0] | halves[1]) == 0) { // only the DC: every sample is DC / 8
+        const float dc = coefficients[0][0] * 0.125f;
+        for (int j = 0; j < 8; j++) samples[0][j] = dc;
+        for (int i = 0; i < n; i++) wik_store_samples(samples[0], output_buf[i] + output_col, n);
+        return;
+    }
+    wik_v8f column[8], partial[8], out[8];
+    for (int v = 0; v < n; v++) memcpy(&column[v], &wik_columns[n][v][0], sizeof column[v]);
+    for (int u = 0; u < n; u++) partial[u] = (wik_v8f){0};
+    for (int v = 0; v < n; v++) {
+        for (int u = 0; u < n; u++) partial[u] += coefficients[u][v] * column[v];
+    }
+    for (int i = 0; i < n; i++) out[i] = (wik_v8f){0};
+    for (int u = 0; u < n; u++) {
+        for (int i = 0; i < n; i++) out[i] += wik_basis[n][i][u] * partial[u];
+    }
+    for (int i = 0; i < n; i++) {
+        memcpy(samples[i], &out[i], sizeof out[i]);
+        wik_store_samples(samples[i], output_buf[i] + output_col, n);
+    }
+}
+
+// The transform of one block at a size `n` above 8, a constant where this is inlined (so that the loops
+// over the coefficient rows and the output's rows unroll, without branches).
 static inline __attribute__((always_inline)) void wik_idct_block(
     const int n, const UINT16 *quant, JCOEFPTR coef_block, JSAMPARRAY output_buf, JDIMENSION output_col) {
     const int k_count = n < 8 ? n : 8;
@@ -162,13 +206,16 @@ static inline __attribute__((always_inline)) void wik_idct_scaled_body(
     jpeg_component_info *compptr, JCOEFPTR coef_block, JSAMPARRAY output_buf, JDIMENSION output_col) {
     // No table means no scan has carried this component yet: libjpeg then writes mid-grey (all zero).
     const UINT16 *quant = compptr->quant_table != NULL ? compptr->quant_table->quantval : NULL;
+#define WIK_NARROW(N) \
+    case N: wik_idct_narrow(N, quant, coef_block, output_buf, output_col); break
 #define WIK_SIZE(N) \
     case N: wik_idct_block(N, quant, coef_block, output_buf, output_col); break
     switch (compptr->DCT_scaled_size) {
-        WIK_SIZE(3); WIK_SIZE(5); WIK_SIZE(6); WIK_SIZE(7); WIK_SIZE(9); WIK_SIZE(10); WIK_SIZE(11);
+        WIK_NARROW(3); WIK_NARROW(5); WIK_NARROW(6); WIK_NARROW(7); WIK_SIZE(9); WIK_SIZE(10); WIK_SIZE(11);
         WIK_SIZE(12); WIK_SIZE(13); WIK_SIZE(14); WIK_SIZE(15); WIK_SIZE(16);
         default: break; // wik_jpeg_use_vector_idct installs this function for these sizes only
     }
+#undef WIK_NARROW
 #undef WIK_SIZE
 }
 

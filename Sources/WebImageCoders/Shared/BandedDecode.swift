@@ -48,7 +48,7 @@ enum BandedDecode {
         let bandRows = bandRows(forWidth: decodedSize.width)
         let pipelined = pipelined
             ?? (decodedSize.pixelCount >= pipelinedPixelCount && ProcessInfo.processInfo.activeProcessorCount > 1)
-        return try PixelBuffer(width: target.width, height: target.height, hasAlpha: hasAlpha) {
+        return try PixelBuffer(width: target.width, height: target.height, hasAlpha: hasAlpha, mappingPagesBeside: !pipelined) {
             (output: UnsafeMutableBufferPointer<UInt8>) throws(ImageCodingError) in
             let worker = BandResamplingWorker(
                 resampler: resampler, output: output, bandBytes: bandRows * rowBytes, rowBytes: rowBytes,

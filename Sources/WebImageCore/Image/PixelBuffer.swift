@@ -52,12 +52,27 @@ public struct PixelBuffer: Hashable, Sendable {
         width: Int, height: Int, hasAlpha: Bool,
         initializingWith body: (UnsafeMutableBufferPointer<UInt8>) throws(E) -> Void
     ) throws(E) {
+        try self.init(width: width, height: height, hasAlpha: hasAlpha, mappingPagesBeside: true, initializingWith: body)
+    }
+
+    /// The same, saying whether a second thread may map the storage's pages while `body` writes them
+    /// (large buffers on more than one core, see `LargeAllocation.populatingPages`): not where `body`
+    /// already keeps every core busy, as a decoder with a resampling thread of its own does.
+    package init<E: Error>(
+        width: Int, height: Int, hasAlpha: Bool, mappingPagesBeside: Bool,
+        initializingWith body: (UnsafeMutableBufferPointer<UInt8>) throws(E) -> Void
+    ) throws(E) {
         let count = width * height * Self.bytesPerPixel
         var failure: E?
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             LargeAllocation.adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
             do throws(E) {
-                try body(UnsafeMutableBufferPointer(rebasing: buffer[0..<count]))
+                let output = UnsafeMutableBufferPointer(rebasing: buffer[0..<count])
+                if mappingPagesBeside {
+                    try LargeAllocation.populatingPages(of: UnsafeMutableRawBufferPointer(output)) { () throws(E) in try body(output) }
+                } else {
+                    try body(output)
+                }
                 initialized = count
             } catch {
                 // Leave the bytes uninitialised (UInt8 is trivial) and report the failure.
@@ -144,27 +159,3 @@ public struct RGBA: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "RGBA(\(red), \(green), \(blue), \(alpha))" }
 }
-
-/// Asks the kernel to back large, freshly allocated pixel storage with transparent huge pages, so that
-/// writing it for the first time takes one page fault per 2 MiB instead of per 4 KiB (a 6000×4000
-/// decode otherwise spends about a third of its time in the kernel). Harmless where unsupported.
-enum LargeAllocation {
-    static let threshold = 8 << 20
-    private static let hugePage = 2 << 20
-
-    static func adviseHugePages(_ buffer: UnsafeMutableRawBufferPointer) {
-        #if os(Linux)
-        guard buffer.count >= threshold, let base = buffer.baseAddress else { return }
-        let start = (Int(bitPattern: base) + hugePage - 1) & ~(hugePage - 1)
-        let end = (Int(bitPattern: base) + buffer.count) & ~(hugePage - 1)
-        guard end > start, let aligned = UnsafeMutableRawPointer(bitPattern: start) else { return }
-        _ = madvise(aligned, end - start, MADV_HUGEPAGE)
-        #endif
-    }
-}
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
