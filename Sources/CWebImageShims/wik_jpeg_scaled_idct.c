@@ -82,6 +82,17 @@ static inline void wik_store_samples(const float *samples, JSAMPROW row, int cou
     if (count & 1) row[at] = bytes[at];
 }
 
+// Fills the n×n block with one sample (a block with only a DC coefficient): rounded and clamped once,
+// as wik_store_samples does, then n bytes a row (n a constant where this is inlined: fixed stores).
+static inline __attribute__((always_inline)) void wik_store_flat(
+    float sample, JSAMPARRAY output_buf, JDIMENSION output_col, const int n) {
+    float samples[16];
+    for (int j = 0; j < 16; j++) samples[j] = sample;
+    uint8_t bytes[16];
+    wik_store_samples(samples, bytes, 8); // the same rounding and clamping as every other sample
+    for (int i = 0; i < n; i++) memset(output_buf[i] + output_col, bytes[0], (size_t)n);
+}
+
 // The two passes for one size `n` (a constant where this is inlined, so that the loops over the output's
 // rows unroll into independent vector operations). Rows first: partial[r] (over j) = Σv F(u_r, v) ·
 // columns[n][v], for the used coefficient rows u_r and columns v; then output row i (over j) =
@@ -140,9 +151,7 @@ static inline __attribute__((always_inline)) void wik_idct_narrow(
     memcpy(halves, &nonzero_ac, sizeof halves);
     float samples[8][16] __attribute__((aligned(32)));
     if ((halves[0] | halves[1]) == 0) { // only the DC: every sample is DC / 8
-        const float dc = coefficients[0][0] * 0.125f;
-        for (int j = 0; j < 8; j++) samples[0][j] = dc;
-        for (int i = 0; i < n; i++) wik_store_samples(samples[0], output_buf[i] + output_col, n);
+        wik_store_flat(coefficients[0][0] * 0.125f, output_buf, output_col, n);
         return;
     }
     wik_v8f column[8], partial[8], out[8];
@@ -192,10 +201,7 @@ static inline __attribute__((always_inline)) void wik_idct_block(
     }
     if (used_rows == 0 || (column_mask == 1 && used_rows == 1 && row_used[0] == 0)) {
         // Only the DC (or nothing): every sample is DC / 8.
-        float flat[16];
-        const float dc = used_rows == 0 ? 0.0f : coefficients[0][0] * 0.125f;
-        for (int j = 0; j < 16; j++) flat[j] = dc;
-        for (int i = 0; i < n; i++) wik_store_samples(flat, output_buf[i] + output_col, n);
+        wik_store_flat(used_rows == 0 ? 0.0f : coefficients[0][0] * 0.125f, output_buf, output_col, n);
         return;
     }
     wik_transform(n, coefficients, row_used, used_rows, column_mask, output_buf, output_col);
