@@ -47,3 +47,24 @@ runs=$((runs * 2)) times -n "webimage thumbnail 256" "$bin convert $work/photo.j
       -n "djpeg -scale 1/8" "djpeg -scale 1/8 -outfile $out/d.ppm $work/photo.jpg"
 times -n "djpeg -scale 5/8 (8192×5461)" "djpeg -scale 5/8 -outfile /dev/null $work/photo-8192.jpg" \
       -n "djpeg full (8192×5461)" "djpeg -outfile /dev/null $work/photo-8192.jpg"
+
+# The two "scale-down takes no longer than the full decode" goals once more with the commands alternated run
+# by run, so that the host's slow spells (σ up to 30 % on shared machines) fall on both sides alike.
+interleaved() {
+    /usr/bin/python3 - "$((runs * 2))" "$@" <<'PY'
+import statistics, subprocess, sys, time
+runs, commands = int(sys.argv[1]), sys.argv[2:]
+times = [[] for _ in commands]
+for command in commands:  # warm-up
+    subprocess.run(command.split(), stdout=subprocess.DEVNULL, check=True)
+for _ in range(runs):
+    for index, command in enumerate(commands):
+        start = time.perf_counter()
+        subprocess.run(command.split(), stdout=subprocess.DEVNULL, check=True)
+        times[index].append((time.perf_counter() - start) * 1e3)
+for command, measured in zip(commands, times):
+    print(f"  interleaved, {runs} runs: median {statistics.median(measured):.1f} ms, min {min(measured):.1f} ms: {command}")
+PY
+}
+interleaved "$bin decode --quiet $work/photo-8192.jpg" "$bin decode --quiet --scale-down $work/photo-8192.jpg"
+interleaved "$bin decode --quiet $work/photo-8000.png" "$bin decode --quiet --scale-down $work/photo-8000.png"
