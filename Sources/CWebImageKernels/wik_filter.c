@@ -89,17 +89,17 @@ WIK_INLINE void wik_filter_row_body(const float *row, const intptr_t *firsts, co
     }
 }
 
-static void wik_filter_columns_plain(const uint8_t *const *rows, const float *weights, size_t taps, size_t width,
+void wik_filter_columns_plain(const uint8_t *const *rows, const float *weights, size_t taps, size_t width,
                                      int premultiply, float *out) {
     wik_filter_columns_body(rows, weights, taps, width, premultiply, out);
 }
 
-static void wik_combine_rows_plain(const float *const *rows, const float *weights, size_t taps, size_t count,
+void wik_combine_rows_plain(const float *const *rows, const float *weights, size_t taps, size_t count,
                                    float *out) {
     wik_combine_rows_body(rows, weights, taps, count, out);
 }
 
-static void wik_filter_row_plain(const float *row, const intptr_t *firsts, const intptr_t *counts,
+void wik_filter_row_plain(const float *row, const intptr_t *firsts, const intptr_t *counts,
                                  const intptr_t *offsets, const float *weights, size_t count, float *out) {
     wik_filter_row_body(row, firsts, counts, offsets, weights, count, out);
 }

@@ -202,6 +202,36 @@ import Testing
         }
     }
 
+    @Test(arguments: [false, true])
+    func theKernelsWithoutAVX2GiveTheSameSumsAsTheOnesInUse(premultiply: Bool) {
+        // On an AVX2 machine the first of each pair runs the fused, 256-bit variant; elsewhere both are the plain one.
+        let width = 37
+        let image = PixelBuffer.samplePattern(width: width, height: 7, alpha: true, seed: 9)
+        let weights: [Float] = [-0.02, -0.08, 0.27, 0.66, 0.27, -0.08, -0.02]
+        var inUse = [Float](repeating: 0, count: width * 4), plain = inUse
+        image.withUnsafeBytes { bytes in
+            let rows: [UnsafePointer<UInt8>?] = (0..<7).map { bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + $0 * image.bytesPerRow }
+            wik_filter_columns(rows, weights, 7, width, premultiply ? 1 : 0, &inUse)
+            wik_filter_columns_plain(rows, weights, 7, width, premultiply ? 1 : 0, &plain)
+        }
+        #expect(zip(inUse, plain).allSatisfy { Swift.abs($0 - $1) <= 1e-4 })
+
+        var combined = [Float](repeating: 0, count: (width - 6) * 4), combinedPlain = combined
+        inUse.withUnsafeBufferPointer { floats in
+            let rows: [UnsafePointer<Float>?] = (0..<7).map { floats.baseAddress! + $0 * 4 } // rows a pixel apart
+            wik_combine_rows(rows, weights, 7, (width - 6) * 4, &combined)
+            wik_combine_rows_plain(rows, weights, 7, (width - 6) * 4, &combinedPlain)
+        }
+        #expect(zip(combined, combinedPlain).allSatisfy { Swift.abs($0 - $1) <= 1e-3 })
+
+        let firsts = (0..<10).map { $0 * 3 }, counts = [Int](repeating: 7, count: 10), offsets = [Int](repeating: 0, count: 10)
+        var filtered = [Float](repeating: 0, count: 40), filteredPlain = filtered
+        wik_filter_row(inUse, firsts, counts, offsets, weights, 10, &filtered)
+        wik_filter_row_plain(inUse, firsts, counts, offsets, weights, 10, &filteredPlain)
+        #expect(zip(filtered, filteredPlain).allSatisfy { Swift.abs($0 - $1) <= 1e-3 })
+        #expect(filtered.contains { $0 != 0 }) // the sums were made
+    }
+
     @Test func aSharedWeightTableIsTheSameAsAFreshOneFromAnyThread() async {
         let sizes = [(2048, 512), (768, 517), (512, 500), (100_000, 3_000)] // the last is too large to keep
         await withTaskGroup(of: Void.self) { group in

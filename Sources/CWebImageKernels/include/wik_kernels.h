@@ -33,6 +33,14 @@ void wik_combine_rows(const float *const *rows, const float *weights, size_t tap
 void wik_filter_row(const float *row, const intptr_t *firsts, const intptr_t *counts, const intptr_t *offsets,
                     const float *weights, size_t count, float *out);
 
+/// The three passes as compiled without AVX2, which the functions above run on CPUs without it; the same sums,
+/// rounded twice where a fused multiply-add rounds once. For tests, which compare the two paths.
+void wik_filter_columns_plain(const uint8_t *const *rows, const float *weights, size_t taps, size_t width,
+                              int premultiply, float *out);
+void wik_combine_rows_plain(const float *const *rows, const float *weights, size_t taps, size_t count, float *out);
+void wik_filter_row_plain(const float *row, const intptr_t *firsts, const intptr_t *counts, const intptr_t *offsets,
+                          const float *weights, size_t count, float *out);
+
 #ifdef __cplusplus
 }
 #endif
