@@ -22,7 +22,7 @@ package enum CacheMaintenance {
             entries: try storage.count(), bytes: try storage.totalSize())
     }
 
-    /// Removes expired entries, then trims by size (SPEC IC-29, DC-06, DC-07), and reports what was removed.
+    /// Removes expired entries, then trims by size (oldest first, down to half the size limit), and reports what was removed.
     package static func clean(
         root: URL?, namespace: String, configuration: DiskCacheConfiguration = DiskCacheConfiguration()
     ) throws(DiskCacheError) -> CacheReport {
@@ -35,7 +35,7 @@ package enum CacheMaintenance {
             expiredEntries: result.expiredCount, trimmedEntries: result.trimmedCount)
     }
 
-    /// Deletes every entry (SPEC IC-28) and reports how many there were.
+    /// Deletes every entry and reports how many there were.
     package static func clear(root: URL?, namespace: String) throws(DiskCacheError) -> CacheReport {
         let storage = storage(root: root, namespace: namespace)
         let entries = try storage.count(), bytes = try storage.totalSize()

@@ -16,7 +16,7 @@ struct GIFFrameInfo {
         interlaced ? [(0, 8), (4, 8), (2, 4), (1, 2)] : [(0, 1)]
     }
 
-    /// How long browsers show the frame: a stored delay of 10 ms or less plays as 100 ms (SPEC K-26).
+    /// How long browsers show the frame: a stored delay of 10 ms or less plays as 100 ms.
     var duration: Duration {
         delayCentiseconds <= 1 ? .milliseconds(100) : .milliseconds(delayCentiseconds * 10)
     }

@@ -7,7 +7,7 @@ public import Foundation
 /// transparent, a frame is clipped to it, the transparent index leaves pixels alone, disposal 2
 /// clears the frame's rectangle to transparent and disposal 3 restores what was under it. A frame
 /// with neither a local nor a global colour table uses black and white followed by black (the GIF89a
-/// recommendation). A stored delay of 10 ms or less plays as 100 ms (SPEC K-26); a single-frame
+/// recommendation). A stored delay of 10 ms or less plays as 100 ms; a single-frame
 /// result has a duration of zero. `Image.loopCount` is the NETSCAPE2.0 (or ANIMEXTS1.0) value as
 /// stored, 0 meaning forever, and 1 when the extension is absent, as SDWebImage reports it.
 /// Every frame's memory counts against `ImageDecodingOptions.maximumAnimationByteCount`.

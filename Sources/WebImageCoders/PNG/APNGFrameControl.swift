@@ -55,7 +55,7 @@ struct APNGFrameControl {
     }
 
     /// How long browsers show the frame: `delay_num / delay_den` seconds, a denominator of 0 meaning
-    /// 100; a delay of 10 ms or less plays as 100 ms, as for GIF (SPEC K-26).
+    /// 100; a delay of 10 ms or less plays as 100 ms, as for GIF.
     var duration: Duration {
         let denominator = Int64(delayDenominator == 0 ? 100 : delayDenominator)
         let numerator = Int64(delayNumerator)

@@ -3,7 +3,7 @@
 ///
 /// The player maps a time since the animation started to a ``Position`` (frame, loop, finished):
 /// - each frame plays for its source duration, except that a duration under 11 ms (0 included)
-///   plays as 100 ms: SDWebImage's rule (SPEC K-26: "any delay < 0.011 s becomes 0.1 s", which it
+///   plays as 100 ms: SDWebImage's rule ("any delay < 0.011 s becomes 0.1 s", which it
 ///   calls the Firefox/WebKit rule). The built-in decoders already turn stored delays of 10 ms or less
 ///   into 100 ms, so this matters for sources that report raw durations; see ``playedDuration(_:)``;
 /// - a loop count of 0 plays forever; a loop count of n stops on the last frame after n plays;
@@ -71,7 +71,7 @@ public final class AnimatedImagePlayer: Sendable {
     }
 
     /// How long a frame whose source gives `duration` is shown: 100 ms when `duration` is under
-    /// 11 ms (zero included), otherwise `duration` (SPEC K-26).
+    /// 11 ms (zero included), otherwise `duration`, as SDWebImage plays it.
     public static func playedDuration(_ duration: Duration) -> Duration {
         duration < .milliseconds(11) ? .milliseconds(100) : duration
     }

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// A registry of coders that is itself a coder (SPEC CD-13, CD-14, K-23).
+/// A registry of coders that is itself a coder; the coder added last that accepts the data wins.
 ///
 /// Each call walks the coders from the last registered to the first and hands the work to the first
 /// one that can handle it, so a coder added later overrides the built-in one for the same format.
@@ -41,7 +41,7 @@ public final class ImageCodersManager: ImageDecoding, ImageEncoding {
     }
 
     /// A fresh progressive decoder for one download of `data` (the bytes received so far) from the
-    /// highest-priority coder that decodes it incrementally, or `nil` when none does (SPEC K-11).
+    /// highest-priority coder that decodes it incrementally, or `nil` when none does.
     public func makeProgressiveDecoder(for data: Data, options: ImageDecodingOptions) -> (any ProgressiveDecoder)? {
         for coder in coders {
             if let progressive = coder as? any ProgressiveImageDecoding, progressive.canDecodeIncrementally(data) {
@@ -71,7 +71,7 @@ public final class ImageCodersManager: ImageDecoding, ImageEncoding {
         return try decoder.decode(data, options: options)
     }
 
-    /// The format to store `image` in when the caller has no preference (SDWebImage 5's rule, SPEC K-24):
+    /// The format to store `image` in when the caller has no preference (SDWebImage 5's rule):
     /// the image's own format when it can be written and keeps what the image has (alpha, frames), then
     /// GIF for an animation, PNG for an image with alpha, JPEG otherwise. AVIF is not kept: its encoder
     /// takes far longer than the others.

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// Decodes encoded bytes into an ``Image`` (SPEC CD-01, CD-07).
+/// Decodes encoded bytes into an ``Image``.
 ///
 /// Threading contract: a decoder is `Sendable` and stateless, so one instance may decode on many
 /// threads at once. Decoding is CPU-bound and synchronous; callers run it off any event loop.
@@ -13,7 +13,7 @@ public protocol ImageDecoding: Sendable {
     func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image
 }
 
-/// Encodes an ``Image`` into bytes of a given format (SPEC CD-01, CD-06).
+/// Encodes an ``Image`` into bytes of a given format.
 ///
 /// Threading contract: the same as ``ImageDecoding``.
 public protocol ImageEncoding: Sendable {

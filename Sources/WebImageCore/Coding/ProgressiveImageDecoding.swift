@@ -1,9 +1,9 @@
 public import Foundation
 
-/// A coder that can show an image while its bytes are still arriving (SPEC CD-02, CD-05, CD-08).
+/// A coder that can show an image while its bytes are still arriving.
 ///
-/// Each download asks for its own ``ProgressiveDecoder`` (K-11: a new stateful instance per
-/// operation) and feeds it the bytes received so far.
+/// Each download asks for its own ``ProgressiveDecoder`` (a new stateful instance per
+/// download) and feeds it the bytes received so far.
 public protocol ProgressiveImageDecoding: ImageDecoding {
     /// Whether this coder can decode `data` incrementally (usually: it recognises the leading bytes).
     func canDecodeIncrementally(_ data: Data) -> Bool

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// Finds the EXIF orientation tag (0x0112) in JPEG files and raw TIFF/EXIF blocks (SPEC CD-18).
+/// Finds the EXIF orientation tag (0x0112) in JPEG files and raw TIFF/EXIF blocks.
 ///
 /// Pure Swift with bounds checks on every read: hostile metadata gives `nil`, never a crash.
 public enum ExifOrientationReader {

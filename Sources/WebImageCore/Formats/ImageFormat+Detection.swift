@@ -1,7 +1,7 @@
 public import Foundation
 
 extension ImageFormat {
-    /// Detects the format from the first bytes of `data` (SPEC FM-01, K-28).
+    /// Detects the format from the first bytes of `data`.
     ///
     /// Reads at most a few kilobytes, never the whole buffer; short, empty or unrecognised data is `.unknown`.
     public init(detecting data: Data) {

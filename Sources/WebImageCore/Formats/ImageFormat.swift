@@ -1,4 +1,4 @@
-/// An image file format, with its MIME type and usual file extension (SPEC FM-02, FM-03).
+/// An image file format, with its MIME type and usual file extension.
 ///
 /// Detect it from bytes with `ImageFormat(detecting:)`; `.unknown` is an ordinary value, never an error.
 public enum ImageFormat: String, Sendable, CaseIterable, Codable, CustomStringConvertible {

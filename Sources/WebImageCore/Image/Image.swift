@@ -15,7 +15,7 @@ public final class Image: Sendable {
     public let frames: [ImageFrame]
     /// The format the image was decoded from (`.unknown` for an image made in memory).
     public let format: ImageFormat
-    /// Points-to-pixels factor: 2 for an `@2x` key, 3 for `@3x`, otherwise 1 (SPEC CP-02).
+    /// Points-to-pixels factor: 2 for an `@2x` key, 3 for `@3x`, otherwise 1.
     public let scale: Double
     /// How the pixels must be turned to be upright; `.up` when the pixels already are.
     public let orientation: ImageOrientation

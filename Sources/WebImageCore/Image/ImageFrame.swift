@@ -1,4 +1,4 @@
-/// One frame of an image: its pixels and how long it is shown (SPEC CD-19).
+/// One frame of an image: its pixels and how long it is shown.
 ///
 /// Every frame of an ``Image`` covers the whole canvas: decoders composite partial animation frames
 /// (GIF disposal, WebP and APNG blending) so frames can be shown as they are.

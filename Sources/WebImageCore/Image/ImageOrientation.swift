@@ -2,7 +2,7 @@
 ///
 /// Decoders report the orientation the file declares and leave the pixels as stored, unless
 /// ``ImageDecodingOptions/applyOrientation`` asks them to turn the pixels upright (the result then says `.up`).
-/// The names follow UIKit's `UIImage.Orientation` (SPEC CD-18, K-27: 1 Up, 2 UpMirrored, 3 Down,
+/// The names follow UIKit's `UIImage.Orientation` (1 Up, 2 UpMirrored, 3 Down,
 /// 4 DownMirrored, 5 LeftMirrored, 6 Right, 7 RightMirrored, 8 Left).
 public enum ImageOrientation: Int, Sendable, CaseIterable, CustomStringConvertible {
     /// EXIF 1: stored upright.

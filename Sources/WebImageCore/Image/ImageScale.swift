@@ -1,5 +1,5 @@
 /// Reads the display scale from a cache key or URL: `@3x.` gives 3, `@2x.` gives 2, anything else 1
-/// (SPEC CP-02, K-29). Keys shorter than 8 characters are never scaled, as in SDWebImage.
+/// (SDWebImage's `SDImageScaleFactorForKey`). Keys shorter than 8 characters are never scaled, as in SDWebImage.
 ///
 /// ```swift
 /// imageScale(forKey: "https://example.com/icon@2x.png")   // 2
@@ -12,7 +12,7 @@ public func imageScale(forKey key: String) -> Double {
 }
 
 extension Image {
-    /// The image with ``Image/scale`` set from `key` (SPEC CP-02…CP-04): every frame keeps its
+    /// The image with ``Image/scale`` set from `key`: every frame keeps its
     /// pixels, and an animation keeps its loop count and format. Returns `self` when the scale does not change.
     public func scaled(forKey key: String) -> Image {
         let scale = imageScale(forKey: key)

@@ -1,8 +1,8 @@
 public import Foundation
 
 /// A target's loads, by slot: the running operation, the URL and a generation number that tells a
-/// current load from a replaced one (SDWebImage's operation map and `sd_imageURL`, SPEC VW-03,
-/// VW-11, VW-18, VW-26…VW-28, K-20). Keep one per target; it is thread-safe.
+/// current load from a replaced one (SDWebImage's operation map and `sd_imageURL`).
+/// Keep one per target; it is thread-safe.
 public final class ImageLoadState: Sendable {
     private struct Slot {
         var generation: UInt64 = 0
@@ -18,23 +18,23 @@ public final class ImageLoadState: Sendable {
 
     private let state: LockedValue<State>
 
-    /// Creates empty bookkeeping; `transition` is the target's default (TR-03).
+    /// Creates empty bookkeeping; `transition` is the target's default.
     public init(transition: ImageTransition? = nil) {
         state = LockedValue(State(transition: transition))
     }
 
-    /// The transition used when a load does not name one (TR-03, TR-04).
+    /// The transition used when a load does not name one.
     public var transition: ImageTransition? {
         get { state.withLock { $0.transition } }
         set { state.withLock { $0.transition = newValue } }
     }
 
-    /// The URL last asked for in `slot` (VW-03, VW-11, VW-22); `nil` after a load with no URL.
+    /// The URL last asked for in `slot`; `nil` after a load with no URL.
     public func url(for slot: ImageSlot = .image) -> URL? {
         state.withLock { $0.slots[slot]?.url }
     }
 
-    /// Cancels what runs in `slot` (VW-11, VW-27): its result will not be set.
+    /// Cancels what runs in `slot`: its result will not be set.
     public func cancel(_ slot: ImageSlot = .image) {
         let operations = state.withLock { state -> [any Cancellable] in
             state.nextGeneration += 1
@@ -51,7 +51,7 @@ public final class ImageLoadState: Sendable {
         for slot in slots { cancel(slot) }
     }
 
-    /// Starts a new load in `slot`: cancels the one before it (VW-02), records `url`, and returns the
+    /// Starts a new load in `slot`: cancels the one before it, records `url`, and returns the
     /// generation the new load's results must carry.
     func begin(_ slot: ImageSlot, url: URL?) -> UInt64 {
         let (generation, previous) = state.withLock { state -> (UInt64, [any Cancellable]) in
@@ -64,7 +64,7 @@ public final class ImageLoadState: Sendable {
         return generation
     }
 
-    /// Keeps `operation` under `slot` while `generation` is current (VW-06, VW-18); cancels it otherwise.
+    /// Keeps `operation` under `slot` while `generation` is current; cancels it otherwise.
     func add(_ operation: any Cancellable, to slot: ImageSlot, generation: UInt64) {
         let isCurrent = state.withLock { state in
             guard state.slots[slot]?.generation == generation else { return false }
@@ -79,7 +79,7 @@ public final class ImageLoadState: Sendable {
         state.withLock { $0.slots[slot]?.generation == generation }
     }
 
-    /// Forgets the operations of `slot` once its load `generation` is over (VW-27 remove).
+    /// Forgets the operations of `slot` once its load `generation` is over.
     func finish(_ slot: ImageSlot, generation: UInt64) {
         state.withLock { state in
             if state.slots[slot]?.generation == generation { state.slots[slot]?.operations = [] }

@@ -2,22 +2,22 @@ public import Foundation
 public import WebImageCore
 
 extension ImageTarget {
-    /// Loads `url` into `slot` of this target (SPEC VW-01…VW-09, VW-14…VW-16, K-19).
+    /// Loads `url` into `slot` of this target (SDWebImage's `sd_setImageWithURL:`).
     ///
-    /// In order: the load already running in `slot` is cancelled (VW-02); `url` is recorded (VW-03); the
-    /// placeholder is set unless ``ImageLoadOptions/delayPlaceholder`` (VW-04); the load runs through
-    /// `manager`, reporting progress to the target and to `progress` (VW-06, VW-08). Each result is set
-    /// unless ``ImageLoadOptions/avoidAutoSetImage`` (VW-09), with `transition` (else the target's
-    /// default) for whole images from the network or with ``ImageLoadOptions/forceTransition`` (K-18).
-    /// On failure the delayed placeholder is set (K-19). `completed` runs for whole images, failures,
-    /// and every result under avoid-auto-set (K-19); a load replaced or cancelled first never sets
+    /// In order: the load already running in `slot` is cancelled; `url` is recorded; the
+    /// placeholder is set unless ``ImageLoadOptions/delayPlaceholder``; the load runs through
+    /// `manager`, reporting progress to the target and to `progress`. Each result is set
+    /// unless ``ImageLoadOptions/avoidAutoSetImage``, with `transition` (else the target's
+    /// default) for whole images from the network or with ``ImageLoadOptions/forceTransition``.
+    /// On failure the delayed placeholder is set. `completed` runs for whole images, failures,
+    /// and every result under avoid-auto-set; a load replaced or cancelled first never sets
     /// anything nor calls `completed`.
     ///
     /// ```swift
     /// cell.setImage(with: url, placeholder: grey, options: [.delayPlaceholder], transition: .fade)
     /// button.setImage(with: pressedURL, slot: .image(forState: "highlighted"))
     /// ```
-    /// - Returns: The load, or `nil` when `url` is `nil` (then `completed` gets ``ImageLoadError/Code/invalidURL``, VW-07).
+    /// - Returns: The load, or `nil` when `url` is `nil` (then `completed` gets ``ImageLoadError/Code/invalidURL``).
     @discardableResult
     public func setImage(
         with url: URL?,
@@ -70,17 +70,17 @@ extension ImageTarget {
         return operation
     }
 
-    /// Cancels the load running in `slot` (VW-11, SDWebImage's `sd_cancelCurrentImageLoad`).
+    /// Cancels the load running in `slot` (SDWebImage's `sd_cancelCurrentImageLoad`).
     public func cancelImageLoad(in slot: ImageSlot = .image) {
         imageLoadState.cancel(slot)
     }
 
-    /// The URL last loaded into `slot` (VW-11 `sd_imageURL`, VW-22 `sd_imageURLForState:`).
+    /// The URL last loaded into `slot` (SDWebImage's `sd_imageURL`, `sd_imageURLForState:`).
     public func imageURL(in slot: ImageSlot = .image) -> URL? {
         imageLoadState.url(for: slot)
     }
 
-    /// Loads every URL and shows them as one animation in ``ImageSlot/animation`` (VW-17, VW-18, K-22).
+    /// Loads every URL and shows them as one animation in ``ImageSlot/animation`` (SDWebImage's `sd_setAnimationImagesWithURLs:`).
     ///
     /// Each image goes to its own index as it arrives; until every URL has answered, an index still
     /// empty shows the nearest loaded image before it (or after it), so the animation always has as
@@ -120,7 +120,7 @@ extension ImageTarget {
     }
 }
 
-/// The images of an animation load as they arrive (K-22).
+/// The images of an animation load as they arrive.
 struct AnimationCollection: Sendable {
     var results: [Result<ImageLoadResult, ImageLoadError>?]
 
@@ -146,7 +146,7 @@ struct AnimationCollection: Sendable {
 }
 
 extension ImageManager {
-    /// Loads every URL at once and returns their results in the order of `urls` (VW-17).
+    /// Loads every URL at once and returns their results in the order of `urls`.
     public func loadImages(
         _ urls: [URL], options: ImageLoadOptions = [], context: ImageLoadContext? = nil
     ) async -> [Result<ImageLoadResult, ImageLoadError>] {

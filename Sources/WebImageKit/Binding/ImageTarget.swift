@@ -6,7 +6,7 @@ public import WebImageCore
 /// ``setImage(with:placeholder:options:context:slot:transition:manager:progress:completed:)``.
 ///
 /// The binding calls the methods below from whatever task delivers the result (there is no main
-/// thread to hop to on Linux: VW-12, VW-13), so implementations must be thread-safe; a UI toolkit
+/// thread to hop to on Linux), so implementations must be thread-safe; a UI toolkit
 /// target hops to its own thread inside them.
 ///
 /// ```swift
@@ -20,20 +20,20 @@ public import WebImageCore
 /// thumbnail.setImage(with: url, placeholder: grey)
 /// ```
 public protocol ImageTarget: AnyObject, Sendable {
-    /// The target's load bookkeeping: what runs in each slot, and the URL of each (VW-03, VW-26).
+    /// The target's load bookkeeping: what runs in each slot, and the URL of each.
     var imageLoadState: ImageLoadState { get }
 
-    /// Shows `image` in `slot` (VW-05): a placeholder (`transition == nil`, `cacheType == .notCached`), a
-    /// partial or whole result, or `nil` to clear. Animate with `transition` when it is given (TR-04).
+    /// Shows `image` in `slot`: a placeholder (`transition == nil`, `cacheType == .notCached`), a
+    /// partial or whole result, or `nil` to clear. Animate with `transition` when it is given.
     func setImage(_ image: Image?, for slot: ImageSlot, transition: ImageTransition?, cacheType: ImageCacheType)
 
-    /// Reports download progress of the load in `slot` (VW-08). Default: nothing.
+    /// Reports download progress of the load in `slot`. Default: nothing.
     func imageLoadDidProgress(_ progress: DownloadProgress, for slot: ImageSlot)
 
     /// Reports that the load in `slot` failed. Default: nothing.
     func imageLoadDidFail(_ error: ImageLoadError, for slot: ImageSlot)
 
-    /// Shows a list of images as an animation, in order (VW-17); called again as more arrive. Default: nothing.
+    /// Shows a list of images as an animation, in order; called again as more arrive. Default: nothing.
     func setAnimationImages(_ images: [Image], for slot: ImageSlot)
 }
 
@@ -46,9 +46,9 @@ extension ImageTarget {
     public func setAnimationImages(_ images: [Image], for slot: ImageSlot) {}
 }
 
-/// Which of a target's images a load is for: its operation key (VW-26). Loads in different slots run
-/// side by side; a new load in a slot cancels the one before it (VW-02). The keyed variants stand in for
-/// UIKit's highlighted image (VW-20) and button states (VW-21, K-21).
+/// Which of a target's images a load is for: its operation key. Loads in different slots run
+/// side by side; a new load in a slot cancels the one before it. The keyed variants stand in for
+/// UIKit's highlighted image and button states.
 public struct ImageSlot: Hashable, Sendable {
     /// The operation key.
     public let key: String
@@ -58,13 +58,13 @@ public struct ImageSlot: Hashable, Sendable {
 
     /// The main image (the default).
     public static let image = ImageSlot("image")
-    /// The highlighted image (VW-20).
+    /// The highlighted image.
     public static let highlighted = ImageSlot("highlighted")
-    /// The animation images of ``ImageTarget/setAnimationImages(with:options:context:manager:completed:)`` (VW-17).
+    /// The animation images of ``ImageTarget/setAnimationImages(with:options:context:manager:completed:)``.
     public static let animation = ImageSlot("animation")
 
-    /// The image for a control state, such as `"normal"` or `"selected"` (VW-21, K-21).
+    /// The image for a control state, such as `"normal"` or `"selected"`.
     public static func image(forState state: String) -> ImageSlot { ImageSlot("image_\(state)") }
-    /// The background image for a control state (VW-21, K-21).
+    /// The background image for a control state.
     public static func backgroundImage(forState state: String) -> ImageSlot { ImageSlot("backgroundImage_\(state)") }
 }

@@ -1,5 +1,5 @@
-/// How a target should animate an image in when a load sets it (SDWebImage's `SDWebImageTransition`,
-/// SPEC TR-01…TR-04, K-18). A description only: the target runs the animation with its own toolkit.
+/// How a target should animate an image in when a load sets it (SDWebImage's `SDWebImageTransition`).
+/// A description only: the target runs the animation with its own toolkit.
 ///
 /// It is used only for whole images that came from the network, or from any source with
 /// ``ImageLoadOptions/forceTransition``; placeholders and cache hits are set without it.
@@ -38,7 +38,7 @@ public struct ImageTransition: Sendable, Hashable {
 
     /// The animation.
     public var kind: Kind
-    /// How long it lasts (TR-02: default 0.5 s).
+    /// How long it lasts (default 0.5 s).
     public var duration: Duration
     /// Its timing curve (default ease-in-out).
     public var curve: Curve

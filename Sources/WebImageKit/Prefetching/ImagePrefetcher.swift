@@ -1,9 +1,9 @@
 public import Foundation
 
 /// Loads a list of URLs ahead of time so that later loads are cache hits (SDWebImage's
-/// `SDWebImagePrefetcher`, SPEC PF-01…PF-20).
+/// `SDWebImagePrefetcher`).
 ///
-/// At most ``maxConcurrentPrefetches`` loads run at once (3 by default, K-17), at low priority; when one
+/// At most ``maxConcurrentPrefetches`` loads run at once (3 by default), at low priority; when one
 /// ends the next starts. A URL that fails is skipped and the prefetch goes on. By default the images
 /// go to the disk cache only, so a large prefetch does not push what is on screen out of memory;
 /// `storesInMemory: true` keeps them in memory too.
@@ -15,14 +15,14 @@ public import Foundation
 /// }
 /// ```
 public final class ImagePrefetcher: Sendable {
-    /// A prefetcher over ``ImageManager/shared`` (PF-04).
+    /// A prefetcher over ``ImageManager/shared``.
     public static let shared = ImagePrefetcher()
 
-    /// The manager that loads (PF-02).
+    /// The manager that loads.
     public let manager: ImageManager
-    /// How many loads run at once (PF-02, PF-14; default 3).
+    /// How many loads run at once (default 3).
     public let maxConcurrentPrefetches: Int
-    /// The options of every load (PF-02; default ``ImageLoadOptions/lowPriority``).
+    /// The options of every load (default ``ImageLoadOptions/lowPriority``).
     public let options: ImageLoadOptions
     /// The context of every load.
     let context: ImageLoadContext?
@@ -30,7 +30,7 @@ public final class ImagePrefetcher: Sendable {
     let storesInMemory: Bool
     private let state = LockedValue(PrefetcherState())
 
-    /// Creates a prefetcher (PF-04).
+    /// Creates a prefetcher.
     public init(
         manager: ImageManager = .shared, maxConcurrentPrefetches: Int = 3, options: ImageLoadOptions = [.lowPriority],
         context: ImageLoadContext? = nil, storesInMemory: Bool = false
@@ -42,18 +42,18 @@ public final class ImagePrefetcher: Sendable {
         self.storesInMemory = storesInMemory
     }
 
-    /// Receives each URL's end and the batch's end (PF-02, PF-08, PF-09); held weakly.
+    /// Receives each URL's end and the batch's end; held weakly.
     public var delegate: (any ImagePrefetcherDelegate)? {
         get { state.withLock { $0.delegate.value } }
         set { state.withLock { $0.delegate = WeakPrefetcherDelegate(value: newValue) } }
     }
 
-    /// Prefetches `urls`, first cancelling the prefetch already running (PF-05, PF-06, PF-12).
+    /// Prefetches `urls`, first cancelling the prefetch already running.
     ///
     /// - Parameters:
     ///   - urls: The URLs, started in order.
-    ///   - progress: `(finished, total)` after each URL, successes and failures alike (PF-10).
-    ///   - completed: `(finished, skipped)` once at the end, at once for an empty list (PF-11, PF-13).
+    ///   - progress: `(finished, total)` after each URL, successes and failures alike.
+    ///   - completed: `(finished, skipped)` once at the end, at once for an empty list.
     /// - Returns: The batch; cancelling it stops its remaining loads, and `completed` is then not called.
     @discardableResult
     public func prefetchURLs(
@@ -88,7 +88,7 @@ public final class ImagePrefetcher: Sendable {
         return stream
     }
 
-    /// Replaces the running batch with a new one for `urls` and starts it (PF-12).
+    /// Replaces the running batch with a new one for `urls` and starts it.
     private func startBatch(_ urls: [URL], report: @escaping @Sendable (PrefetchBatch.Event) -> Void) -> PrefetchBatch {
         let batch = PrefetchBatch(urls: urls, prefetcher: self, report: report)
         let previous = state.withLock { state in
@@ -109,7 +109,7 @@ public final class ImagePrefetcher: Sendable {
         return summary
     }
 
-    /// Cancels the running prefetch and resets its counts (PF-07, PF-19). Unlike the original, loads
+    /// Cancels the running prefetch and resets its counts. Unlike the original, loads
     /// that did not come from this prefetcher keep running.
     public func cancelPrefetching() {
         let current = state.withLock { state in
@@ -131,7 +131,7 @@ public final class ImagePrefetcher: Sendable {
         delegate?.imagePrefetcher(self, didPrefetch: url, finishedCount: finished, totalCount: total)
     }
 
-    /// Reports the end of a batch to the delegate (PF-18) and forgets the batch.
+    /// Reports the end of a batch to the delegate and forgets the batch.
     func reportCompletion(of batch: PrefetchBatch, finished: Int, skipped: Int) {
         state.withLock { state in
             if state.current === batch { state.current = nil }

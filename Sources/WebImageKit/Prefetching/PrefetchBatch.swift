@@ -1,6 +1,6 @@
 public import Foundation
 
-/// One list of URLs being prefetched (SPEC PF-03, PF-14…PF-20): a sliding window of at most
+/// One list of URLs being prefetched: a sliding window of at most
 /// ``ImagePrefetcher/maxConcurrentPrefetches`` loads, refilled as each one ends.
 public final class PrefetchBatch: Cancellable {
     enum Event: Sendable {
@@ -31,14 +31,14 @@ public final class PrefetchBatch: Cancellable {
         self.report = report
     }
 
-    /// How many URLs are done, successes and failures alike (PF-10).
+    /// How many URLs are done, successes and failures alike.
     public var finishedCount: Int { state.withLock { $0.finished } }
-    /// How many URLs failed (PF-16).
+    /// How many URLs failed (partial images do not count).
     public var skippedCount: Int { state.withLock { $0.skipped } }
     /// Whether the batch was cancelled before it finished.
     public var isCancelled: Bool { state.withLock { $0.isCancelled } }
 
-    /// Stops the loads still running and starts no more (PF-19); the completion is not reported.
+    /// Stops the loads still running and starts no more; the completion is not reported.
     public func cancel() {
         let running: [LoadOperation]? = state.withLock { state in
             guard !state.isCancelled, state.finished < urls.count else { return nil }
@@ -51,7 +51,7 @@ public final class PrefetchBatch: Cancellable {
         report(.cancelled)
     }
 
-    /// Starts the first loads; an empty list completes at once with `(0, 0)` (PF-13, PF-14).
+    /// Starts the first loads; an empty list completes at once with `(0, 0)`.
     func start() {
         guard !urls.isEmpty else {
             finish(finished: 0, skipped: 0)
@@ -60,7 +60,7 @@ public final class PrefetchBatch: Cancellable {
         pump()
     }
 
-    /// Starts loads while there is room (PF-15, PF-17). Only one thread pumps at a time: a load that
+    /// Starts loads while there is room. Only one thread pumps at a time: a load that
     /// ends while another thread pumps leaves the refill to it, so memory hits that complete at once
     /// never recurse.
     private func pump() {
@@ -85,7 +85,7 @@ public final class PrefetchBatch: Cancellable {
             let operation = prefetcher.manager.loadImage(
                 with: next.url, options: prefetcher.options, context: prefetcher.loadContext
             ) { [self] result in
-                if case .success(let loaded) = result, !loaded.isFinished { return }  // PF-16: partial images do not count
+                if case .success(let loaded) = result, !loaded.isFinished { return }  // partial images do not count
                 loadEnded(next.index, url: next.url, succeeded: (try? result.get()) != nil)
             }
             state.withLock { state in
@@ -95,7 +95,7 @@ public final class PrefetchBatch: Cancellable {
         }
     }
 
-    /// Counts an ended load, reports it, and refills the window or finishes (PF-16…PF-18, PF-20).
+    /// Counts an ended load, reports it, and refills the window or finishes.
     private func loadEnded(_ index: Int, url: URL, succeeded: Bool) {
         let counts: (finished: Int, skipped: Int, done: Bool)? = state.withLock { state in
             guard !state.isCancelled else { return nil }
