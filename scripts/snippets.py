@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Turns every ```swift block of the README and the DocC articles into code the SnippetTests target compiles,
-so that the examples cannot rot (issue 13). Run it after editing an example; `--check` (what CI runs through
+"""Turns every ```swift block of the README, the manual pages in docs/ and the DocC articles into code the
+SnippetTests target compiles, so that the examples cannot rot (issue 13). Run it after editing an example; `--check` (what CI runs through
 the snippet test) fails when the generated file is not current.
 
 Each document becomes an enum whose static functions hold its blocks, one each; type declarations at the start
@@ -13,7 +13,12 @@ in SnippetContext.swift."""
 import hashlib, pathlib, re, sys
 
 root = pathlib.Path(__file__).resolve().parent.parent
-documents = [root / "README.md", *sorted((root / "Sources/WebImageKit/WebImageKit.docc").glob("*.md"))]
+documents = [
+    root / "README.md",
+    # The manual pages the README links to (docs/LIBRARY.md, docs/SERVER.md, …): those with Swift examples.
+    *[page for page in sorted((root / "docs").glob("*.md")) if "```swift" in page.read_text()],
+    *sorted((root / "Sources/WebImageKit/WebImageKit.docc").glob("*.md")),
+]
 outputs = root / "Tests/SnippetTests"
 
 
@@ -70,7 +75,10 @@ def generate(document):
 
 
 if __name__ == "__main__":
-    wanted = dict(generate(document) for document in documents)
+    generated = [generate(document) for document in documents]
+    wanted = dict(generated)
+    if len(wanted) != len(generated):   # two documents whose names differ only in case or punctuation
+        sys.exit("two documents would generate the same file: rename one")
     present = {path.name for path in outputs.glob("Snippets*.generated.swift")}
     if "--check" in sys.argv:
         stale = [name for name, text in wanted.items()
