@@ -2,7 +2,7 @@
 # Every comparison in one go: codecs, thumbnails and resizing (beside libvips and Pillow), the caches, the
 # downloader (beside curl), the manager (beside Pillow and curl) and the peak memory of 200 loads at once. Each script installs the reference tools
 # it needs and rewrites its own section of benchmarks/RESULTS.md (machine and date included); then the
-# ratio chart (benchmarks/ratios.svg) and the README's summary table are redrawn from the new figures.
+# ratio chart (benchmarks/ratios.svg) and the summary table of benchmarks/RESULTS.md are redrawn from the new figures.
 # Usage: scripts/bench.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Draws benchmarks/ratios.svg from the ratio columns of benchmarks/RESULTS.md, and writes the same figures
-as a table between the bench-summary markers of README.md.
+as a table between the bench-summary markers of RESULTS.md itself (its "Summary" section, near the top).
 
     bench_chart.py
 
@@ -14,11 +14,13 @@ import re
 ROOT = os.path.join(os.path.dirname(__file__), "..")
 RESULTS = os.path.join(ROOT, "benchmarks", "RESULTS.md")
 CHART = os.path.join(ROOT, "benchmarks", "ratios.svg")
-README = os.path.join(ROOT, "README.md")
+BEGIN, END = "<!-- bench-summary:begin -->", "<!-- bench-summary:end -->"
 
 
 def ratios(text):
-    """Yields (section, case, reference, ratio) for every ratio cell of every table."""
+    """Yields (section, case, reference, ratio) for every ratio cell of every table but the summary's."""
+    # The summary table is made from the others: leave it out, or each run would count its rows again.
+    text = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), "", text, flags=re.S)
     section = ""
     header = None
     for line in text.splitlines():
@@ -90,14 +92,15 @@ def main():
     if not rows:
         raise SystemExit("no ratios found in RESULTS.md")
     open(CHART, "w").write(svg(rows))
-    table = ["<!-- bench-summary:begin -->", "| benchmark | case | vs | ratio |", "| --- | --- | --- | ---: |"]
+    table = [BEGIN, "| benchmark | case | vs | ratio |", "| --- | --- | --- | ---: |"]
     table += [f"| {s} | {c} | {r} | {v:.2f} |" for s, c, r, v in rows]
-    table.append("<!-- bench-summary:end -->")
-    readme = open(README).read()
-    if "<!-- bench-summary:begin -->" in readme:
-        readme = re.sub(r"<!-- bench-summary:begin -->.*?<!-- bench-summary:end -->", lambda _: "\n".join(table), readme, flags=re.S)
-        open(README, "w").write(readme)
-    print(f"{len(rows)} ratios → benchmarks/ratios.svg and the README table")
+    table.append(END)
+    if BEGIN not in text:
+        print(f"{len(rows)} ratios → benchmarks/ratios.svg; RESULTS.md has no bench-summary markers, so no table")
+        return
+    text = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda _: "\n".join(table), text, flags=re.S)
+    open(RESULTS, "w").write(text)
+    print(f"{len(rows)} ratios → benchmarks/ratios.svg and the summary table of benchmarks/RESULTS.md")
 
 
 if __name__ == "__main__":

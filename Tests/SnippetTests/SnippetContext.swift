@@ -1,7 +1,7 @@
 import Foundation
 import WebImageKit
 
-// The free names the README's and DocC's examples use, so that each compiles as written.
+// The free names the examples of the README, docs/ and DocC use, so that each compiles as written.
 
 let url = URL(string: "https://example.com/photo.jpg")!
 let profileURL = url

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The examples of the README and the DocC articles compile: this target builds them (from
+/// The examples of the README, the pages in docs/ and the DocC articles compile: this target builds them (from
 /// the Snippets.*.generated.swift files), and this test fails when they no longer match the documents.
 @Suite struct SnippetTests {
     @Test func theGeneratedExamplesMatchTheDocuments() throws {

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// How a cache key becomes a file name (SPEC DC-01/DC-02, K-05): 32 lowercase hex digits of
+/// How a cache key becomes a file name: 32 lowercase hex digits of
 /// `MD5(UTF-8(key))`, plus `"." + extension` when the key, read as a URL or else as a path, has one.
 ///
 /// The key reaches the file system only through its hash, so no key can name another directory
@@ -17,7 +17,7 @@ enum CacheFileName {
         return hash + "." + pathExtension
     }
 
-    /// The name without extension: 3.7.3-style caches wrote these, so lookups fall back to it (IC-25).
+    /// The name without extension: 3.7.3-style caches wrote these, so lookups fall back to it.
     static func nameWithoutExtension(forKey key: String) -> String { md5Hex(key) }
 
     /// The 32 lowercase hex digits of the MD5 of `key`'s UTF-8 bytes.

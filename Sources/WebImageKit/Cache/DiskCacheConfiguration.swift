@@ -1,6 +1,6 @@
 public import Foundation
 
-/// The expiry and size rules of a ``DiskCache`` (SPEC CF-07…CF-09, DC-06/DC-07, K-02).
+/// The expiry and size rules of a ``DiskCache``.
 ///
 /// ```swift
 /// var configuration = DiskCacheConfiguration()
@@ -39,16 +39,16 @@ public struct DiskCacheConfiguration: Sendable, Equatable {
     /// Default: 1 GiB. SDWebImage's default is 0 (unlimited); a bounded default keeps a long-running
     /// server from filling its disk.
     public var maxSize: Int
-    /// Which date expiry and the size pass use. Default: ``ExpirationDate/modificationDate`` (K-02).
+    /// Which date expiry and the size pass use. Default: ``ExpirationDate/modificationDate``.
     public var expirationDate: ExpirationDate
-    /// Directories searched, in order, after the main one on a lookup; never written or cleaned (SPEC IC-12).
+    /// Directories searched, in order, after the main one on a lookup; never written or cleaned.
     public var readOnlyDirectories: [URL]
     /// Whether a store flushes the file to disk (`fsync`) before renaming it into place, so a power loss
     /// cannot leave an empty entry. Default: `true`.
     public var synchronizesWrites: Bool
     /// Where extended data is kept. Default: ``ExtendedDataStorage/automatic``.
     public var extendedDataStorage: ExtendedDataStorage
-    /// Entries of at least this many bytes are memory-mapped instead of read into memory (SPEC CF-05, the
+    /// Entries of at least this many bytes are memory-mapped instead of read into memory (the
     /// seeds' `diskCacheReadingOptions` with mapping): their pages are read as the decoder touches them
     /// and count as file cache, not as the process's own memory. `nil`, the default, reads every entry.
     ///

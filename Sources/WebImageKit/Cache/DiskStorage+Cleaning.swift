@@ -18,7 +18,7 @@ extension DiskStorage {
         var leftovers: [String] = []
     }
 
-    /// Removes expired entries, then trims by size, oldest first (SPEC DC-06, DC-07, K-08).
+    /// Removes expired entries, then trims by size, oldest first.
     ///
     /// 1. Leftover temporary files and orphaned sidecars are removed. (A store running at the same moment
     ///    through another `DiskStorage` on the same directory then fails cleanly; ``DiskCache`` serialises
@@ -66,7 +66,7 @@ extension DiskStorage {
         return result
     }
 
-    /// Deletes the main directory with everything in it and creates it again, empty (SPEC IC-28, DC-09, K-08).
+    /// Deletes the main directory with everything in it and creates it again, empty.
     package func clear() throws(DiskCacheError) {
         do {
             if FileManager.default.fileExists(atPath: directoryPath) {

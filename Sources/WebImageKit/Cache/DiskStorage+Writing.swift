@@ -63,7 +63,7 @@ extension DiskStorage {
     }
 
     /// Removes `key`'s entry (both file-name forms and their sidecars) from the main directory; read-only
-    /// directories are never touched (K-08). Removing a missing entry is not an error.
+    /// directories are never touched. Removing a missing entry is not an error.
     package func remove(forKey key: String) throws(DiskCacheError) {
         let names = Set([CacheFileName.name(forKey: key), CacheFileName.nameWithoutExtension(forKey: key)])
         for name in names {

@@ -1,6 +1,6 @@
 
 extension ImageCache {
-    /// Housekeeping without an app lifecycle (IC-31, DC-08): removes expired memory entries (time to live),
+    /// Housekeeping without an app lifecycle: removes expired memory entries (time to live),
     /// then cleans the disk (expired entries, then size).
     @discardableResult
     public func cleanExpired() async throws(DiskCacheError) -> DiskCleanResult {

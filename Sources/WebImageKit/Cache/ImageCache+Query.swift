@@ -1,7 +1,7 @@
 import Foundation
 
 extension ImageCache {
-    /// Looks `key` up: memory first, then disk (IC-18, IC-19, IC-21, MC-07, MC-08, K-07).
+    /// Looks `key` up: memory first, then disk.
     ///
     /// A memory hit returns without suspending and without disk I/O unless ``ImageCacheOptions/queryMemoryData``
     /// is set (then the bytes are read too and the result still reports ``ImageCacheType/memory``). A disk
@@ -40,7 +40,7 @@ extension ImageCache {
         }
     }
 
-    /// The callback form of ``image(forKey:options:decoding:cacheType:)`` (IC-18, K-07).
+    /// The callback form of ``image(forKey:options:decoding:cacheType:)``.
     ///
     /// A memory hit (without ``ImageCacheOptions/queryMemoryData``), a query that cannot reach the disk and a
     /// synchronous query (``ImageCacheOptions/queryDiskDataSync``, ``ImageCacheOptions/queryMemoryDataSync``)
@@ -81,12 +81,13 @@ extension ImageCache {
         return operation
     }
 
-    /// The image in the memory cache for `key`, without touching the disk (IC-22); `nil` when memory is off.
+    /// The image in the memory cache for `key`, without touching the disk; `nil` when memory is off.
     public func imageFromMemory(forKey key: String) -> Image? {
         configuration.cachesImagesInMemory ? memoryCache.value(forKey: key) : nil
     }
 
-    /// Whether the query's disk part runs synchronously (K-07: QueryDiskSync, QueryMemoryDataSync).
+    /// Whether the query's disk part runs synchronously (``ImageCacheOptions/queryDiskDataSync`` on a miss,
+    /// ``ImageCacheOptions/queryMemoryDataSync`` on a memory hit).
     private func isSynchronous(_ options: ImageCacheOptions, memoryHit: Bool) -> Bool {
         memoryHit ? options.contains(.queryMemoryDataSync) : options.contains(.queryDiskDataSync)
     }

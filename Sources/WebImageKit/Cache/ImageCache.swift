@@ -1,6 +1,6 @@
 public import Foundation
 
-/// A memory cache and a disk cache used as one (SDWebImage's `SDImageCache`, SPEC IC-01…IC-35).
+/// A memory cache and a disk cache used as one (SDWebImage's `SDImageCache`).
 ///
 /// Stores go to memory at once and to disk on the disk cache's serial I/O queue. Queries look in memory
 /// synchronously first; a hit never touches the disk unless ``ImageCacheOptions/queryMemoryData`` asks for
@@ -14,7 +14,7 @@ public import Foundation
 /// if let hit = await cache.image(forKey: url.absoluteString) { use(hit.image, hit.cacheType) }
 /// ```
 public final class ImageCache: Sendable {
-    /// The cache of the `"default"` namespace under ``DiskCache/defaultRoot(environment:)`` (IC-08).
+    /// The cache of the `"default"` namespace under ``DiskCache/defaultRoot(environment:)``.
     public static let shared = ImageCache(namespace: "default")
 
     /// The namespace: the disk directory's name under the root.
@@ -33,7 +33,7 @@ public final class ImageCache: Sendable {
     /// Keeps only the newest unread result; meant for one consumer (tests, metrics).
     public let sweeps: AsyncStream<DiskCleanResult>
 
-    /// Creates a cache whose disk directory is `<root>/<namespace>` (IC-09…IC-11).
+    /// Creates a cache whose disk directory is `<root>/<namespace>`.
     /// - Parameters:
     ///   - namespace: the directory name; characters outside `[A-Za-z0-9_-]` become `_`.
     ///   - root: the parent directory; `nil` is ``DiskCache/defaultRoot(environment:)``.
@@ -64,7 +64,7 @@ public final class ImageCache: Sendable {
         sweepContinuation.finish()
     }
 
-    /// Stores an image and/or its bytes for `key` (IC-14, IC-15, IC-16, K-06).
+    /// Stores an image and/or its bytes for `key`.
     ///
     /// Memory gets `image` at once (when ``Configuration/cachesImagesInMemory``). The disk gets, on the I/O
     /// queue: the ``Configuration/serializer``'s bytes, else `data`, else `image` encoded as PNG when it has

@@ -5,7 +5,7 @@ public import Foundation
 public typealias CacheSerializer = @Sendable (_ image: Image?, _ data: Data?, _ key: String) -> Data?
 
 extension ImageCache {
-    /// The options of an ``ImageCache`` (SDWebImage's `SDImageCacheConfig`, SPEC CF-01…CF-09, K-02).
+    /// The options of an ``ImageCache`` (SDWebImage's `SDImageCacheConfig`).
     ///
     /// ```swift
     /// var configuration = ImageCache.Configuration()
@@ -15,7 +15,7 @@ extension ImageCache {
     /// let cache = ImageCache(namespace: "avatars", configuration: configuration)
     /// ```
     public struct Configuration: Sendable {
-        /// Whether images are kept in the memory cache at all (`shouldCacheImagesInMemory`, MC-06). Default: `true`.
+        /// Whether images are kept in the memory cache at all (`shouldCacheImagesInMemory`). Default: `true`.
         public var cachesImagesInMemory: Bool
         /// The memory cache's limits; ``MemoryCacheConfiguration/usesWeakCache`` is `shouldUseWeakMemoryCache`.
         public var memory: MemoryCacheConfiguration

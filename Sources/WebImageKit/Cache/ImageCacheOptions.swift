@@ -1,4 +1,4 @@
-/// Options of an ``ImageCache`` query (SDWebImage's `SDImageCacheOptions`, SPEC IC-02, K-01, K-07).
+/// Options of an ``ImageCache`` query (SDWebImage's `SDImageCacheOptions`).
 public struct ImageCacheOptions: OptionSet, Sendable, Hashable {
     /// The raw bits.
     public let rawValue: Int

@@ -1,4 +1,4 @@
-/// Where an image is, or should go, in an ``ImageCache`` (SDWebImage's `SDImageCacheType`, SPEC IC-01).
+/// Where an image is, or should go, in an ``ImageCache`` (SDWebImage's `SDImageCacheType`).
 ///
 /// As a target (store, query, remove, contains) ``all`` means both the memory and the disk cache; a query
 /// result or ``ImageCache/contains(_:cacheType:)`` reports ``memory``, ``disk`` or ``notCached``.

@@ -1,11 +1,11 @@
 /// A thread-safe, strict least-recently-used memory cache keyed by `String`, with a total cost limit,
-/// a count limit, an optional time to live and SDWebImage's optional weak side-table (SPEC MC-01…MC-05, K-03).
+/// a count limit, an optional time to live and SDWebImage's optional weak side-table.
 ///
 /// Every operation takes one lock once; a hit relinks two indices in preallocated storage and allocates
 /// nothing. When a store pushes the cache over a limit, the least recently used entries are evicted.
 /// With ``MemoryCacheConfiguration/usesWeakCache`` on, an evicted value that something else still
 /// holds is found again by ``value(forKey:)`` and re-inserted with its cost. Safe to use from any thread
-/// or task; no method suspends or blocks on I/O (MC-08).
+/// or task; no method suspends or blocks on I/O.
 ///
 /// ```swift
 /// let cache = MemoryCache<Image>()           // cost = Image.memoryCost
@@ -48,7 +48,7 @@ public final class MemoryCache<Value: AnyObject & Sendable>: Sendable {
 
     /// The value for `key`, making it the most recently used; `nil` on a miss or when the entry has expired.
     ///
-    /// On an LRU miss the weak table is checked, and a value still alive is re-inserted with its cost (K-03).
+    /// On an LRU miss the weak table is checked, and a value still alive is re-inserted with its cost.
     public func value(forKey key: String) -> Value? {
         storage.value(forKey: key).map { unsafeDowncast($0, to: Value.self) }  // only Values are ever stored
     }
@@ -75,7 +75,7 @@ public final class MemoryCache<Value: AnyObject & Sendable>: Sendable {
     /// Empties both the LRU and the weak table (SDWebImage's `clearMemory`, and the memory-warning stand-in).
     public func removeAll() { storage.removeAll(keepingWeakReferences: false) }
 
-    /// Empties only the LRU part; values still held elsewhere stay reachable through the weak table (K-03).
+    /// Empties only the LRU part; values still held elsewhere stay reachable through the weak table.
     func removeAllStrong() { storage.removeAll(keepingWeakReferences: true) }
 
     /// Evicts least recently used entries until the total cost is at most `cost`; the weak table is kept.
@@ -92,7 +92,7 @@ public final class MemoryCache<Value: AnyObject & Sendable>: Sendable {
 }
 
 extension MemoryCache where Value == Image {
-    /// Creates an image cache whose cost is `Image.memoryCost`, the bytes of the pixels (SPEC IC-33, K-04).
+    /// Creates an image cache whose cost is `Image.memoryCost`, the bytes of the pixels.
     public convenience init(
         configuration: MemoryCacheConfiguration = MemoryCacheConfiguration(),
         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The limits and options of a ``MemoryCache`` (SPEC MC-05, CF-04, IC-04/IC-05).
+/// The limits and options of a ``MemoryCache``.
 ///
 /// ```swift
 /// var configuration = MemoryCacheConfiguration()
@@ -19,7 +19,7 @@ public struct MemoryCacheConfiguration: Sendable, Equatable {
     /// `nil` (the default) means entries never expire.
     public var timeToLive: Duration?
     /// Whether values are also referenced weakly, so one evicted by the limits but still in use elsewhere
-    /// is found again and re-inserted (SDWebImage's `shouldUseWeakMemoryCache`, default `true`, K-02/K-03).
+    /// is found again and re-inserted (SDWebImage's `shouldUseWeakMemoryCache`, default `true`).
     public var usesWeakCache: Bool
 
     /// Creates a configuration; every parameter defaults to the value documented on its property.

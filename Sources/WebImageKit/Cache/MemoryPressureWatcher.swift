@@ -2,8 +2,8 @@ import Foundation
 public import Logging
 import Glibc
 
-/// Trims caches when Linux reports memory pressure (SDWebImage clears its memory cache on a memory warning,
-/// SPEC IC-31, MC-01): an opt-in watcher of the kernel's pressure stall information (PSI).
+/// Trims caches when Linux reports memory pressure (SDWebImage clears its memory cache on a memory warning):
+/// an opt-in watcher of the kernel's pressure stall information (PSI).
 ///
 /// It writes a trigger to `/proc/pressure/memory` ("some 150000 2000000": tasks stalled on memory for 150 ms
 /// within 2 s) and waits on its own thread for the kernel's notification, then calls

@@ -1,4 +1,4 @@
-/// The memory cache's weak side-table (SPEC MC-02/MC-03, K-03): key → weak reference, plus the cost and
+/// The memory cache's weak side-table: key → weak reference, plus the cost and
 /// expiry the entry was stored with, so an entry evicted from the LRU but still alive elsewhere can be
 /// found again and re-inserted as it was.
 ///

@@ -7,7 +7,7 @@ import WebImageCore
 ///
 /// It decodes on ``WorkerThreads/processing`` (one thread per core, never Swift's cooperative pool), with
 /// the coders it was made with, and gives the image the `@2x`/`@3x` scale of its key unless the options
-/// fix one (SPEC CP-04, K-16). The scale-down default of ``DownloadOptions/scaleDownLargeImages`` and
+/// fix one. The scale-down default of ``DownloadOptions/scaleDownLargeImages`` and
 /// ``ImageLoadOptions/scaleDownLargeImages`` is filled in by ``options(_:scalingDown:)``, also only here.
 struct ImageDecodingStage: Sendable {
     /// The coders every decode of this stage uses.

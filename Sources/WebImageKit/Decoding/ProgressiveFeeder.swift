@@ -1,14 +1,14 @@
 import Foundation
 import WebImageCore
 
-/// Turns the bytes of one download so far into partial images for a progressive load (SPEC DL-02, OP-28,
-/// K-11): part of the decode stage, used by the manager's pipeline.
+/// Turns the bytes of one download so far into partial images for a progressive load: part of the
+/// decode stage, used by the manager's pipeline.
 ///
 /// One progressive decoder per load, fed on ``WorkerThreads/processing``. Partial images are throttled:
 /// after one is shown, the next waits until `interval` has passed on `clock` (the first is shown as soon as
 /// something is decodable), and bytes that arrive while a partial decode runs are skipped, so a slow decode
 /// never queues up work. An image the decoder reports complete is never partial: the final decode delivers
-/// it. As in SDWebImage, nothing is decoded progressively without a known size (`Content-Length`, K-11).
+/// it. As in SDWebImage, nothing is decoded progressively without a known size (`Content-Length`).
 final class ProgressiveFeeder: Sendable {
     private struct State {
         var decoder: (any ProgressiveDecoder)?

@@ -1,7 +1,7 @@
 public import Foundation
 
 /// An in-memory cookie store, one per ``ImageDownloader``, used by requests with
-/// ``DownloadOptions/handleCookies`` (SPEC DL-06, DL-53), following RFC 6265:
+/// ``DownloadOptions/handleCookies``, following RFC 6265:
 ///
 /// - `Domain`: without it a cookie goes back only to the host that set it; with it, to that domain and its
 ///   subdomains, if the host is inside the domain (else the cookie is ignored). A `Domain` without a dot

@@ -1,20 +1,20 @@
 public import Foundation
 
-/// Something that happened to a download, as ``ImageDownloader/events()`` reports it (SPEC NT-01…NT-04, DL-11).
+/// Something that happened to a download, as ``ImageDownloader/events()`` reports it.
 ///
 /// For one network attempt the order is `started`, `receivedResponse` (only for an acceptable
 /// response), any `progress`, `stopped`; a successful download then adds `finished`. A retried
 /// download repeats `started` … `stopped` for each attempt.
 public enum DownloadEvent: Sendable, Hashable {
-    /// The request was sent (SPEC NT-01).
+    /// The request was sent.
     case started(URL)
-    /// An acceptable response head arrived (SPEC NT-03).
+    /// An acceptable response head arrived.
     case receivedResponse(URL, DownloadResponse)
-    /// Bytes arrived (SPEC DL-11).
+    /// Bytes arrived.
     case progress(DownloadProgress)
-    /// The network part ended, successfully or not (SPEC NT-02).
+    /// The network part ended, successfully or not.
     case stopped(URL)
-    /// The download succeeded: bytes to decode, or "not modified" (SPEC NT-04).
+    /// The download succeeded: bytes to decode, or "not modified".
     case finished(URL)
 
     /// The URL the event concerns (as requested, before redirects).
@@ -38,12 +38,12 @@ public enum DownloadEvent: Sendable, Hashable {
 }
 
 extension Notification.Name {
-    /// Posted by an ``ImageDownloader`` when a request is sent; `userInfo[ImageDownloader.urlUserInfoKey]` is the URL (SPEC NT-01).
+    /// Posted by an ``ImageDownloader`` when a request is sent; `userInfo[ImageDownloader.urlUserInfoKey]` is the URL.
     public static let imageDownloadStart = Notification.Name("WebImageKit.ImageDownloadStart")
-    /// Posted when an acceptable response arrives (SPEC NT-03).
+    /// Posted when an acceptable response arrives.
     public static let imageDownloadReceiveResponse = Notification.Name("WebImageKit.ImageDownloadReceiveResponse")
-    /// Posted when the network part of a download ends, successfully or not (SPEC NT-02).
+    /// Posted when the network part of a download ends, successfully or not.
     public static let imageDownloadStop = Notification.Name("WebImageKit.ImageDownloadStop")
-    /// Posted after ``imageDownloadStop`` when a download succeeded (SPEC NT-04).
+    /// Posted after ``imageDownloadStop`` when a download succeeded.
     public static let imageDownloadFinish = Notification.Name("WebImageKit.ImageDownloadFinish")
 }

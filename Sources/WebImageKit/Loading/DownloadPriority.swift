@@ -1,4 +1,4 @@
-/// How urgently a download should start when the downloader's queue is full (SPEC DL-01, DL-08, DL-57).
+/// How urgently a download should start when the downloader's queue is full.
 ///
 /// A queued download runs at the highest priority any of its subscribers asked for.
 public enum DownloadPriority: Int, Comparable, Sendable, CaseIterable {
@@ -9,7 +9,7 @@ public enum DownloadPriority: Int, Comparable, Sendable, CaseIterable {
     /// Starts before every waiting normal and low priority download.
     case high = 2
 
-    /// The priority that `options` ask for: high wins over low; neither means normal (SPEC DL-57).
+    /// The priority that `options` ask for: high wins over low; neither means normal.
     public init(_ options: DownloadOptions) {
         if options.contains(.highPriority) {
             self = .high
@@ -26,7 +26,7 @@ public enum DownloadPriority: Int, Comparable, Sendable, CaseIterable {
     }
 }
 
-/// The order in which queued downloads of one priority start (SPEC DL-10, DL-21).
+/// The order in which queued downloads of one priority start.
 public enum DownloadExecutionOrder: Sendable, Hashable {
     /// First in, first out: the oldest waiting download starts first (the default).
     case fifo

@@ -1,6 +1,6 @@
 import DequeModule
 
-/// The downloader's scheduler: which queued downloads may start now (SPEC DL-17, DL-21, DL-41, DL-57, DL-58).
+/// The downloader's scheduler: which queued downloads may start now.
 ///
 /// A pure state machine that does no I/O: the downloader keeps it behind its lock, tells it about
 /// new, re-prioritised, removed and finished downloads, and starts whatever ``dequeueReady()`` returns.
@@ -16,7 +16,7 @@ struct DownloadQueue<ID: Hashable & Sendable>: Sendable {
     var maximumConcurrentDownloads: Int
     /// Which waiting download of one priority goes first.
     var executionOrder: DownloadExecutionOrder
-    /// While suspended, nothing new starts; running downloads continue (SPEC DL-41).
+    /// While suspended, nothing new starts; running downloads continue.
     var isSuspended = false
 
     /// Waiting entries per priority, each deque ordered by arrival.

@@ -70,7 +70,7 @@ public struct DownloadResponse: Sendable, Hashable {
     }
 }
 
-/// How far a download has got (SPEC DL-11): bytes received so far and the bytes expected, if known.
+/// How far a download has got: bytes received so far and the bytes expected, if known.
 public struct DownloadProgress: Sendable, Hashable {
     /// The URL being downloaded.
     public var url: URL

@@ -5,7 +5,7 @@ import WebImageCore
 
 /// The downloader's HTTP clients. The timeout and the redirect limit are settings of an `HTTPClient`, not
 /// of a request, so when ``ImageDownloader/configuration`` changes them the next transfer gets a new
-/// client (SPEC DL-43) and the old one is shut down once its last transfer has ended.
+/// client and the old one is shut down once its last transfer has ended.
 final class HTTPClients: Sendable {
     /// What a client is built from.
     struct Settings: Equatable, Sendable {

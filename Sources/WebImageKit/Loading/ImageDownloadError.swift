@@ -85,7 +85,7 @@ public struct ImageDownloadError: Error, Sendable, CustomStringConvertible {
 
     /// Whether trying again later may succeed: timeouts, network failures (resets, refused connections),
     /// 408, 429, 502, 503 and 504. Other statuses, decode failures, content-type and size errors are
-    /// permanent; a manager's failed-URL list should only remember permanent failures (SPEC MG-52).
+    /// permanent; a manager's failed-URL list should only remember permanent failures.
     public var isTransient: Bool {
         switch code {
         case .timeout, .network: true

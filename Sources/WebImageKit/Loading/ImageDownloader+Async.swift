@@ -2,12 +2,12 @@ public import Foundation
 public import WebImageCore
 
 extension ImageDownloader {
-    /// Downloads the bytes of `url`, sharing the network request with every other caller of the URL (SPEC
-    /// DL-39, DL-48). The checks on status, content type and size apply; nothing is decoded.
+    /// Downloads the bytes of `url`, sharing the network request with every other caller of the URL.
+    /// The checks on status, content type and size apply; nothing is decoded.
     ///
     /// With `validators` (what you stored with your copy: ``DownloadResponse/validators``) the request is
     /// conditional: `If-None-Match` / `If-Modified-Since` are sent, and a 304 returns a value whose
-    /// ``DownloadedData/isNotModified`` is true, with no bytes and no error (SPEC DL-03, DL-04, K-09). Callers
+    /// ``DownloadedData/isNotModified`` is true, with no bytes and no error. Callers
     /// sending the same validators share one request; plain callers never join a conditional one.
     ///
     /// Cancelling the calling task removes this caller only and throws ``ImageDownloadError/Code/cancelled``.
@@ -85,8 +85,7 @@ extension ImageDownloader {
     }
 
     /// The callback form of ``image(for:options:decoding:coders:progress:)``: queues (or joins) the download
-    /// of `url` before returning, and calls `completion` once, unless the returned token is cancelled first
-    /// (SPEC DL-39, DL-48).
+    /// of `url` before returning, and calls `completion` once, unless the returned token is cancelled first.
     ///
     /// - Parameters:
     ///   - url: An `http` or `https` URL; anything else completes with ``ImageDownloadError/Code/invalidURL``.

@@ -1,10 +1,10 @@
 public import Foundation
 
 extension ImageDownloader {
-    /// How an ``ImageDownloader`` downloads; every field has the seeds' default unless noted (SPEC DL-16…DL-30).
+    /// How an ``ImageDownloader`` downloads; every field has the seeds' default unless noted.
     ///
     /// Give it at creation, or change ``ImageDownloader/configuration`` later: a change applies to the
-    /// downloads that start afterwards (SPEC DL-36, DL-37, DL-43), except ``eventLoopThreads``, which is read once.
+    /// downloads that start afterwards, except ``eventLoopThreads``, which is read once.
     ///
     /// ```swift
     /// var configuration = ImageDownloader.Configuration()
@@ -24,10 +24,10 @@ extension ImageDownloader {
         /// The default `User-Agent`: `WebImageKit/<version> (Linux)`.
         public static let defaultUserAgent = "WebImageKit/\(libraryVersion) (Linux)"
 
-        /// The seeds' timeout, 15 seconds, also used when ``timeout`` is zero or negative (SPEC DL-19, DL-51).
+        /// The seeds' timeout, 15 seconds, also used when ``timeout`` is zero or negative.
         public static let defaultTimeout: Duration = .seconds(15)
 
-        /// A user name and password sent as HTTP Basic authorisation to one origin (SPEC DL-22, DL-23, DL-56).
+        /// A user name and password sent as HTTP Basic authorisation to one origin.
         ///
         /// They go only to requests whose scheme, host and port are those of ``origin`` (a redirect to another
         /// origin drops them), and never over plain `http` unless ``allowsInsecureHTTP`` is set.
@@ -75,20 +75,20 @@ extension ImageDownloader {
             }
         }
 
-        /// The most downloads running at once (default 6; values below 1 count as 1) (SPEC DL-17).
+        /// The most downloads running at once (default 6; values below 1 count as 1).
         public var maximumConcurrentDownloads: Int = 6
         /// The longest the server may stay silent: while connecting, before the response head and
-        /// between body chunks (default 15 s; zero means 15 s) (SPEC DL-19, DL-51).
+        /// between body chunks (default 15 s; zero means 15 s).
         public var timeout: Duration = Configuration.defaultTimeout
-        /// Which waiting download of one priority starts first (default FIFO) (SPEC DL-10, DL-21).
+        /// Which waiting download of one priority starts first (default FIFO).
         public var executionOrder: DownloadExecutionOrder = .fifo
         /// Headers sent with every request (default `Accept` and `User-Agent`, see ``defaultAccept`` and
-        /// ``defaultUserAgent``); set a value to an empty string to stop sending it (SPEC DL-30, DL-36).
+        /// ``defaultUserAgent``); set a value to an empty string to stop sending it.
         public var headers: [String: String] = ["Accept": Configuration.defaultAccept, "User-Agent": Configuration.defaultUserAgent]
         /// Credentials sent as Basic authorisation to their origin (default none). An explicit `Authorization`
         /// entry in ``headers`` wins.
         public var credentials: Credentials?
-        /// The statuses that count as success (default 200..<400) (SPEC K-09). A 3xx that is not
+        /// The statuses that count as success (default 200..<400). A 3xx that is not
         /// followed still needs an image body. A 304 is special: the answer to a conditional request
         /// (``ImageDownloader/data(for:options:validators:progress:)`` with validators) completes with
         /// ``DownloadedData/isNotModified``; to any other request it is ``ImageDownloadError/Code/badStatus(_:)``.
@@ -113,7 +113,7 @@ extension ImageDownloader {
         package var clock: DownloaderClock = .continuous
 
         /// Rewrites the headers of each request, given its URL and the headers built so far (configured
-        /// headers, credentials, validators, cookies); default none (SPEC DL-14, DL-24, DL-54).
+        /// headers, credentials, validators, cookies); default none.
         public var headersFilter: (@Sendable (URL, [String: String]) -> [String: String])?
         /// Sees each request after the headers filter and may change it, or return `nil` to cancel the
         /// download with ``ImageDownloadError/Code/cancelled``; runs once per attempt (default none).
@@ -127,10 +127,10 @@ extension ImageDownloader {
         public var decryptor: (@Sendable (Data, DownloadResponse) throws -> Data)?
 
         /// What sends requests and streams responses; `nil`, the default, is AsyncHTTPClient with this
-        /// configuration's timeout and redirect limit (SPEC DL-27, OP-01).
+        /// configuration's timeout and redirect limit.
         public var transport: (any DownloadTransport)?
 
-        /// Whether download events are also posted to `NotificationCenter.default` (SPEC NT-01…NT-04); default
+        /// Whether download events are also posted to `NotificationCenter.default`; default
         /// false: ``ImageDownloader/events()`` is the way to observe them, and posting costs every download.
         public var postsNotifications = false
 

@@ -5,7 +5,7 @@ extension ImageDownloader {
     public static let urlUserInfoKey = "url"
 
     /// A stream of every download event of this downloader from now on, progress included; it ends
-    /// when the downloader shuts down. Each call returns a new, independent stream (SPEC NT-01…NT-04).
+    /// when the downloader shuts down. Each call returns a new, independent stream.
     ///
     /// ```swift
     /// Task {
@@ -19,7 +19,7 @@ extension ImageDownloader {
     }
 
     /// Reports `event` to the event streams and, unless switched off, as a notification whose object
-    /// is the downloader (SPEC NT-01…NT-04, K-10).
+    /// is the downloader.
     func emit(_ event: DownloadEvent) {
         broadcaster.yield(event)
         if configuration.postsNotifications, let name = event.notificationName {

@@ -5,7 +5,7 @@ import NIOSSL
 
 extension ImageDownloader {
     /// The request for `url`: configured headers, credentials (for their origin only), validators, then the headers filter and
-    /// the request modifier (SPEC DL-14, DL-54, DL-56; issue item 5). Returns the URL to fetch and its headers.
+    /// the request modifier (issue item 5). Returns the URL to fetch and its headers.
     /// - Throws: ``ImageDownloadError/Code/cancelled`` when the request modifier returns `nil`.
     func makeRequest(
         url: URL, options: DownloadOptions, validators: Validators?, configuration: Configuration

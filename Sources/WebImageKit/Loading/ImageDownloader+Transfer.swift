@@ -16,8 +16,7 @@ extension ImageDownloader {
     /// How many bytes are enough to tell an image from something else by its leading bytes.
     static let sniffLength = 1024
 
-    /// Runs one started operation: the transfer, then the completions of the subscribers still attached
-    /// (SPEC OP-17…OP-30).
+    /// Runs one started operation: the transfer, then the completions of the subscribers still attached.
     func run(_ operationID: UInt64) async {
         guard let (url, options, validators) = state.withLock({ $0.request(for: operationID) }) else { return }
         var outcome: Result<TransferOutcome, ImageDownloadError>
@@ -62,7 +61,7 @@ extension ImageDownloader {
     }
 
     /// Sends the request and collects the body, checking status, type and size as early as possible.
-    /// A 304 is accepted only for a conditional request (SPEC K-09); without validators it is a bad status.
+    /// A 304 is accepted only for a conditional request; without validators it is a bad status.
     private func transfer(
         _ operationID: UInt64, url: URL, options: DownloadOptions, validators: Validators?, configuration: Configuration
     ) async throws -> TransferOutcome {
@@ -184,7 +183,7 @@ extension ImageDownloader {
         expected.map { "\(received) of \($0) bytes" } ?? "\(received) bytes"
     }
 
-    /// Rejects a response head whose status or declared type is not acceptable (SPEC OP-27, K-09).
+    /// Rejects a response head whose status or declared type is not acceptable.
     private func validate(_ head: DownloadResponse, _ configuration: Configuration) throws {
         guard configuration.acceptableStatusCodes.contains(head.statusCode) else {
             throw ImageDownloadError(

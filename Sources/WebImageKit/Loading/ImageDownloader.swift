@@ -6,7 +6,7 @@ import NIOCore
 import NIOPosix
 
 /// Downloads images over HTTP(S) on one shared `HTTPClient`: one network request per URL however
-/// many callers ask, a concurrency limit with priorities (SPEC section 1). It loads bytes
+/// many callers ask, a concurrency limit with priorities. It loads bytes
 /// (``data(for:options:validators:progress:)``, its ``ImageLoading`` side); ``image(for:options:decoding:coders:progress:)``
 /// adds the same decode stage ``ImageManager`` uses.
 ///
@@ -26,8 +26,8 @@ import NIOPosix
 /// callbacks run on those threads, never on an event loop and never under a lock.
 public final class ImageDownloader: Sendable {
     /// How the downloader downloads. A change applies to the downloads that start afterwards: headers,
-    /// credentials, timeout, limits and hooks (SPEC DL-36, DL-37, DL-43); a new concurrency limit or
-    /// execution order also applies to the downloads already waiting (SPEC DL-17, DL-21).
+    /// credentials, timeout, limits and hooks; a new concurrency limit or
+    /// execution order also applies to the downloads already waiting.
     ///
     /// ```swift
     /// ImageDownloader.shared.configuration.headers["Referer"] = "https://example.com/"
@@ -42,7 +42,7 @@ public final class ImageDownloader: Sendable {
             }
         }
     }
-    /// The in-memory cookies of requests made with ``DownloadOptions/handleCookies`` (SPEC DL-06).
+    /// The in-memory cookies of requests made with ``DownloadOptions/handleCookies``.
     public let cookies = CookieJar()
     let logger: Logger
     let clients: HTTPClients
@@ -64,8 +64,8 @@ public final class ImageDownloader: Sendable {
     }
 
     /// A downloader with the default configuration that lives as long as the process, for code that
-    /// does not manage one (SPEC DL-33). Configure it through ``configuration`` before (or while) using it.
-    /// Like the original (DL-44), its ``shutdown(finishingDownloads:)`` does nothing: the process's exit ends its connections.
+    /// does not manage one. Configure it through ``configuration`` before (or while) using it.
+    /// Like the original, its ``shutdown(finishingDownloads:)`` does nothing: the process's exit ends its connections.
     ///
     /// ```swift
     /// let result = try await ImageDownloader.shared.image(for: url)
@@ -90,7 +90,7 @@ public final class ImageDownloader: Sendable {
         state = LockedValue(DownloaderState(configuration: configuration))
     }
 
-    /// Stops the downloader (SPEC DL-44): new requests fail with ``ImageDownloadError/Code/cancelled``, then
+    /// Stops the downloader: new requests fail with ``ImageDownloadError/Code/cancelled``, then
     /// the downloads already asked for are cancelled (their callers get `cancelled`), or with
     /// `finishingDownloads` run to their end and deliver first (waiting ones too, a suspended queue
     /// included), as the seeds' `finishTasksAndInvalidate`; then the HTTP client and any event-loop group
@@ -129,17 +129,17 @@ public final class ImageDownloader: Sendable {
 
     // MARK: Queue control
 
-    /// Downloads waiting or running (SPEC DL-18).
+    /// Downloads waiting or running.
     public var currentDownloadCount: Int {
         state.withLock { $0.currentDownloadCount }
     }
 
-    /// Stops starting queued downloads; running downloads continue (SPEC DL-41).
+    /// Stops starting queued downloads; running downloads continue.
     public func suspend() {
         state.withLock { $0.queue.isSuspended = true }
     }
 
-    /// Starts queued downloads again, up to the concurrency limit (SPEC DL-41).
+    /// Starts queued downloads again, up to the concurrency limit.
     public func resume() {
         state.withLock { state in
             state.queue.isSuspended = false
@@ -153,7 +153,7 @@ public final class ImageDownloader: Sendable {
     }
 
     /// Cancels every waiting and running download; each subscriber gets ``ImageDownloadError/Code/cancelled``
-    /// (unlike a token cancel, which is silent, so that awaiting callers always resume) (SPEC DL-42).
+    /// (unlike a token cancel, which is silent, so that awaiting callers always resume).
     public func cancelAll() {
         let (subscribers, tasks) = state.withLock { $0.cancelAll() }
         for task in tasks { task.cancel() }
@@ -192,7 +192,7 @@ public final class ImageDownloader: Sendable {
         token.attach(to: self, operation: ids.operation, subscriber: ids.subscriber)
     }
 
-    /// Removes the token's subscriber; the transfer stops when it was the last (SPEC DL-40, DL-59, TK-04).
+    /// Removes the token's subscriber; the transfer stops when it was the last.
     func cancel(operation: UInt64, subscriber: UInt64) {
         let action = state.withLock { $0.unsubscribe(operation: operation, subscriber: subscriber) }
         if case .cancelTransfer(let task) = action {

@@ -1,5 +1,5 @@
 /// The HTTP validators of a stored response, `ETag` and `Last-Modified`, that make a conditional
-/// request possible (issue item 6; SPEC K-09).
+/// request possible (issue item 6).
 ///
 /// ```swift
 /// let first = try await downloader.data(for: url)

@@ -1,5 +1,5 @@
 /// Something in flight that can be stopped: a load, a download token, a cache query (SDWebImage's
-/// `SDWebImageOperation`, SPEC CO-06).
+/// `SDWebImageOperation`).
 ///
 /// `cancel()` is idempotent and safe from any thread; after it returns, the work's completion is not called.
 public protocol Cancellable: AnyObject, Sendable {

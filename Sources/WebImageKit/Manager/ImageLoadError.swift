@@ -4,13 +4,13 @@ public import Foundation
 public struct ImageLoadError: Error, Sendable, CustomStringConvertible {
     /// What went wrong.
     public enum Code: String, Hashable, Sendable, CustomStringConvertible {
-        /// The URL is empty or has no loader (MG-43, VW-07).
+        /// The URL is empty or has no loader.
         case invalidURL
-        /// The URL failed before with a permanent error and ``ImageLoadOptions/retryFailed`` was not given (MG-43).
+        /// The URL failed before with a permanent error and ``ImageLoadOptions/retryFailed`` was not given.
         case blockedURL
-        /// ``ImageLoadOptions/fromCacheOnly`` and the image is not cached (MG-14, MG-62).
+        /// ``ImageLoadOptions/fromCacheOnly`` and the image is not cached.
         case notCached
-        /// The delegate refused the download (MG-20, MG-62).
+        /// The delegate refused the download.
         case downloadNotAllowed
         /// The load was cancelled.
         case cancelled
@@ -46,7 +46,7 @@ public struct ImageLoadError: Error, Sendable, CustomStringConvertible {
     public var downloadError: ImageDownloadError? { underlying as? ImageDownloadError }
 
     /// Whether trying again later may succeed: cancellations and the loader's transient errors (timeouts,
-    /// resets, 5xx, 429). Permanent errors put the URL on the failed-URL list (MG-52).
+    /// resets, 5xx, 429). Permanent errors put the URL on the failed-URL list.
     public var isTransient: Bool {
         switch code {
         case .cancelled: true

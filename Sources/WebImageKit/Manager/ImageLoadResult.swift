@@ -1,7 +1,7 @@
 public import Foundation
 public import WebImageCore
 
-/// What a load delivers (SPEC MG-16, MG-17): the image, its bytes when known, where it came from, and its URL.
+/// What a load delivers: the image, its bytes when known, where it came from, and its URL.
 public struct ImageLoadResult: Sendable {
     /// The decoded (and transformed) image.
     public var image: Image

@@ -2,7 +2,7 @@ public import Foundation
 import CoreMetrics
 
 extension ImageManager {
-    /// Loads `url` and calls `completed` with the result (SPEC MG-32, MG-42…MG-63).
+    /// Loads `url` and calls `completed` with the result.
     ///
     /// A memory hit calls `completed` before this method returns; everything else calls it later from a
     /// background task. `completed` is called once, except that progressive loads first deliver partial
@@ -22,9 +22,9 @@ extension ImageManager {
     ///   - url: The image's URL; `nil` or empty fails with ``ImageLoadError/Code/invalidURL``.
     ///   - options: How to load.
     ///   - context: Per-request overrides.
-    ///   - progress: Bytes received, from a background task (VW-12).
+    ///   - progress: Bytes received, from a background task.
     ///   - completed: The result.
-    /// - Returns: The operation; cancelling it stops the cache query and the download (CO-07).
+    /// - Returns: The operation; cancelling it stops the cache query and the download.
     @discardableResult
     public func loadImage(
         with url: URL?,
@@ -56,7 +56,7 @@ extension ImageManager {
         return operation
     }
 
-    /// Loads a URL given as a string (MG-40); a string that is not a URL fails with ``ImageLoadError/Code/invalidURL``.
+    /// Loads a URL given as a string; a string that is not a URL fails with ``ImageLoadError/Code/invalidURL``.
     @discardableResult
     public func loadImage(
         with string: String,
@@ -68,7 +68,7 @@ extension ImageManager {
         loadImage(with: URL(string: string), options: options, context: context, progress: progress, completed: completed)
     }
 
-    /// Loads `url`: from memory without suspending, else from disk, else through the loader (SPEC MG-32).
+    /// Loads `url`: from memory without suspending, else from disk, else through the loader.
     ///
     /// Cancelling the calling task cancels the load and throws ``ImageLoadError/Code/cancelled``. With
     /// ``ImageLoadOptions/refreshCached`` this returns after the revalidation: the new image if it
@@ -119,7 +119,7 @@ extension ImageManager {
         case run(LoadRequest)
     }
 
-    /// The synchronous part of every load: the URL checks (MG-43, VW-07) and the memory fast path (IC-19).
+    /// The synchronous part of every load: the URL checks and the memory fast path.
     func begin(_ url: URL?, options: ImageLoadOptions, context: ImageLoadContext?) -> Start {
         guard let url else {
             return .done(.failure(ImageLoadError(.invalidURL, "trying to load an empty URL", url: url)))
@@ -155,7 +155,7 @@ extension ImageManager {
         return .done(.success(ImageLoadResult(image: image, cacheType: .memory, url: url)))
     }
 
-    /// The hit a synchronous query asks for (MG-15, IC-02): with ``ImageLoadOptions/queryMemoryDataSync`` a
+    /// The hit a synchronous query asks for: with ``ImageLoadOptions/queryMemoryDataSync`` a
     /// memory hit with its bytes, with ``ImageLoadOptions/queryDiskDataSync`` a disk hit, read and decoded on
     /// the caller's thread (no queue is waited for). `nil`: not asked for, or a miss; the load goes on as usual.
     private func synchronousHit(_ request: LoadRequest) -> ImageLoadResult? {

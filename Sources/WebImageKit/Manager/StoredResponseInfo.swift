@@ -1,7 +1,7 @@
 import Foundation
 
 /// What the manager keeps beside a downloaded image's bytes in the disk cache's extended data: the HTTP
-/// validators for a later refresh (MG-05) and the content type. Stored as a small JSON object.
+/// validators for a later refresh and the content type. Stored as a small JSON object.
 struct StoredResponseInfo: Codable, Sendable, Equatable {
     var etag: String?
     var lastModified: String?
