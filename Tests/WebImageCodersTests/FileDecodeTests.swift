@@ -29,7 +29,7 @@ import Testing
     static let optionSets: [ImageDecodingOptions] = [
         ImageDecodingOptions(),
         ImageDecodingOptions(scaleDownLimitBytes: 200 * 150 * 4),
-        ImageDecodingOptions(thumbnailPixelSize: PixelSize(width: 97, height: 61), preserveAspectRatio: false),
+        ImageDecodingOptions(thumbnailPixelSize: PixelSize(width: 97, height: 61), thumbnailMode: .stretch),
     ]
 
     @Test(arguments: 0..<3)

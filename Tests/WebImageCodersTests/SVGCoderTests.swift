@@ -50,7 +50,7 @@ import CHEIF
     }
 
     @Test func stretchesToTheThumbnailSizeWhenNotPreservingTheAspectRatio() throws {
-        let options = ImageDecodingOptions(thumbnailPixelSize: PixelSize(width: 30, height: 30), preserveAspectRatio: false)
+        let options = ImageDecodingOptions(thumbnailPixelSize: PixelSize(width: 30, height: 30), thumbnailMode: .stretch)
         let image = try coder.decode(Fixtures.data("svg/basic.svg"), options: options)
         #expect(image.pixelSize == PixelSize(width: 30, height: 30))
         #expect(image.pixels[0, 29].alpha == 255) // the background rectangle fills the whole stretched square

@@ -32,7 +32,7 @@ import Testing
     ])
     func jpegStreamingScaleDownEqualsTheOneShotDecodeAtThatScaleResampled(target: PixelSize, scale: JPEGCoder.DCTScale) throws {
         let data = try Self.jpeg()
-        let options = ImageDecodingOptions(thumbnailPixelSize: target, preserveAspectRatio: false)
+        let options = ImageDecodingOptions(thumbnailPixelSize: target, thumbnailMode: .stretch)
         let streamed = try JPEGCoder().decode(data, options: options)
         #expect(streamed.pixelSize == target)
         let decoded = try JPEGCoder().decode(data, options: ImageDecodingOptions(), scale: scale)
@@ -46,7 +46,7 @@ import Testing
     @Test func jpegStreamingAtFiveEighthsEqualsTheWholeFiveEighthsDecodeResampled() throws {
         let data = try Self.jpeg()
         let target = PixelSize(width: 470, height: 352) // 5/8 = 500×375 covers it, 4/8 does not
-        let streamed = try JPEGCoder().decode(data, options: ImageDecodingOptions(thumbnailPixelSize: target, preserveAspectRatio: false))
+        let streamed = try JPEGCoder().decode(data, options: ImageDecodingOptions(thumbnailPixelSize: target, thumbnailMode: .stretch))
         let whole = try data.withUnsafeBytes { bytes in
             let stream = try LibJPEG.Stream(bytes, scaleNumerator: 5, maximumWorkingMemory: 0)
             #expect(stream.outputSize == PixelSize(width: 500, height: 375))
@@ -126,7 +126,7 @@ import Testing
         let data = try Fixtures.data(fixture)
         let full = try JPEGCoder().decode(data)
         let target = PixelSize(width: full.pixelSize.width - 1, height: full.pixelSize.height - 1) // only 8/8 covers it
-        let streamed = try JPEGCoder().decode(data, options: ImageDecodingOptions(thumbnailPixelSize: target, preserveAspectRatio: false))
+        let streamed = try JPEGCoder().decode(data, options: ImageDecodingOptions(thumbnailPixelSize: target, thumbnailMode: .stretch))
         #expect(streamed.pixelSize == target)
         #expect(maxChannelDifference(streamed.pixels, Resampler.resize(full.pixels, to: target)) <= 1) // 8/8: the full decode
     }

@@ -14,7 +14,7 @@ import Testing
         let thumbnail = try ImageCodersManager.shared.decode(data, options: options)
         #expect(thumbnail.pixelSize == PixelSize(width: 100, height: 75))
         let stretched = try ImageCodersManager.shared.decode(
-            data, options: ImageDecodingOptions(thumbnailPixelSize: Self.bounds, preserveAspectRatio: false))
+            data, options: ImageDecodingOptions(thumbnailPixelSize: Self.bounds, thumbnailMode: .stretch))
         #expect(stretched.pixelSize == Self.bounds)
     }
 

@@ -11,7 +11,7 @@ import WebImageCore
     }
 
     @Test func thumbnailWithoutAspectRatioStretchesToTheSize() {
-        let options = ImageDecodingOptions(thumbnailPixelSize: PixelSize(width: 300, height: 300), preserveAspectRatio: false)
+        let options = ImageDecodingOptions(thumbnailPixelSize: PixelSize(width: 300, height: 300), thumbnailMode: .stretch)
         #expect(options.targetSize(for: Self.large) == PixelSize(width: 300, height: 300))
     }
 

@@ -152,12 +152,14 @@ import WebImageKit
         #expect(try transform("f:png", halfGreen) == halfGreen)
     }
 
-    @Test func anImageWhoseFormatIsChosenAfterProcessingIsFlattenedOnlyForJPEG() throws {
+    @Test func theOutputFormatDecidedBeforeTheTransformDecidesTheFlattening() throws {
         let halfGreen = Image(pixels: PixelBuffer(width: 4, height: 4, fill: RGBA(red: 0, green: 200, blue: 0, alpha: 128)), format: .png)
         let plain = try Self.options("w:10")
-        #expect(try plain.flattened(halfGreen, for: .jpeg).pixels[1, 1] == RGBA(red: 127, green: 227, blue: 127))
-        #expect(try plain.flattened(halfGreen, for: .webp) === halfGreen)
-        let onBlue = try Self.options("bg:00f").flattened(halfGreen, for: .webp)
+        let asJPEG = ProcessingTransformer(options: plain, maximumPixelCount: 1000, outputFormat: .jpeg)
+        #expect(try asJPEG.transform(halfGreen).pixels[1, 1] == RGBA(red: 127, green: 227, blue: 127))
+        let asWebP = ProcessingTransformer(options: plain, maximumPixelCount: 1000, outputFormat: .webp)
+        #expect(try asWebP.transform(halfGreen).pixels[1, 1] == RGBA(red: 0, green: 200, blue: 0, alpha: 128))
+        let onBlue = try ProcessingTransformer(options: Self.options("bg:00f"), maximumPixelCount: 1000, outputFormat: .webp).transform(halfGreen)
         #expect(!onBlue.hasAlpha && onBlue.pixels[1, 1] == RGBA(red: 0, green: 100, blue: 127))
     }
 
@@ -196,14 +198,16 @@ import WebImageKit
         return Double(grey) / Double(pixels.width * pixels.height)
     }
 
-    @Test func theKeyChangesWithEveryOptionThatChangesThePixels() throws {
+    @Test func theResultKeyChangesWithEveryOptionThatChangesTheBytesAndOnlyWithThose() throws {
         let variants = ["w:100", "w:100/c:50", "w:100/c:50:0:so", "w:100/ex:1", "w:100/ex:1:no", "w:100/bl:2", "w:100/sh:2",
-                        "w:100/rot:90", "w:100/bg:fff", "w:100/f:jpg", "w:100/f:png", "w:100/g:sm", "w:100/dpr:2"]
-        let keys = try variants.map { ProcessingTransformer(options: try Self.options($0), maximumPixelCount: 1).transformerKey }
+                        "w:100/rot:90", "w:100/bg:fff", "w:100/f:jpg", "w:100/f:png", "w:100/f:webp", "w:100/g:sm", "w:100/dpr:2",
+                        "w:100/q:50", "w:100/cb:1"]
+        let key = { (segments: String) in
+            ImageJob.key(source: "http://origin.test/image", options: try Self.options(segments))
+        }
+        let keys = try variants.map(key)
         #expect(Set(keys).count == variants.count)
-        // Options that do not change the pixels leave it alone; so do two formats that both keep alpha.
-        let key = { (segments: String) in ProcessingTransformer(options: try Self.options(segments), maximumPixelCount: 1).transformerKey }
-        #expect(try key("w:100/cb:1/q:50") == key("w:100"))
-        #expect(try key("w:100/f:webp") == key("w:100/f:png"))
+        // The file name, attachment and preset names do not change the bytes.
+        #expect(try key("w:100/fn:photo/att:1") == key("w:100"))
     }
 }

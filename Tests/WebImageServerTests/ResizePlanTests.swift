@@ -75,8 +75,8 @@ import WebImageKit
 
     @Test func aCoverDecodeOfALargeJPEGIsShrunkButStillCoversTheBox() throws {
         let jpeg = try ImageCodersManager.shared.encode(Image(pixels: PixelBuffer(width: 1600, height: 800)), as: .jpeg, options: .init())
-        let decoder = SourceDecoder(coders: .shared)
-        let image = try decoder.decode(jpeg, options: ImageDecodingOptions(thumbnailPixelSize: PixelSize(width: 100, height: 100), preserveAspectRatio: false))
+        let options = ImageDecodingOptions(thumbnailPixelSize: PixelSize(width: 100, height: 100), thumbnailMode: .fill)
+        let image = try ImageCodersManager.shared.decode(jpeg, options: options)
         #expect(image.pixelSize == PixelSize(width: 200, height: 100))
     }
 }

@@ -112,11 +112,11 @@ import WebImageTestSupport
 
     @Test func everyResponseCarriesARequestIDAndKeepsASaneOneFromTheClient() async throws {
         try await ServerTestHarness.run { client, _, _ in
-            try await client.execute(uri: "/health", method: .get, headers: [ImageRequestResponder.requestIDField: "abc-123"]) { response in
-                #expect(response.headers[ImageRequestResponder.requestIDField] == "abc-123")
+            try await client.execute(uri: "/health", method: .get, headers: [RequestRecordMiddleware.requestIDField: "abc-123"]) { response in
+                #expect(response.headers[RequestRecordMiddleware.requestIDField] == "abc-123")
             }
-            try await client.execute(uri: "/health", method: .get, headers: [ImageRequestResponder.requestIDField: "bad id\u{7F}"]) { response in
-                let id = response.headers[ImageRequestResponder.requestIDField] ?? ""
+            try await client.execute(uri: "/health", method: .get, headers: [RequestRecordMiddleware.requestIDField: "bad id\u{7F}"]) { response in
+                let id = response.headers[RequestRecordMiddleware.requestIDField] ?? ""
                 #expect(id.count == 16 && id != "bad id\u{7F}")
             }
         }

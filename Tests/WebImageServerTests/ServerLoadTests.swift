@@ -153,8 +153,10 @@ import WebImageTestSupport
     @Test func healthAnswers503WhileDraining() async throws {
         let state = ServerState()
         let configuration = ImageServerConfiguration(port: 0, loader: UnreachableLoader())
-        let responder = try ImageRequestResponder(configuration: configuration, state: state, metrics: ServerMetrics(), logger: ServerTestHarness.quietLogger)
-        let app = Application(responder: responder, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        let metrics = ServerMetrics(), logger = ServerTestHarness.quietLogger
+        let pipeline = try ImageRequestPipeline(configuration: configuration, metrics: metrics, logger: logger)
+        let router = buildRouter(pipeline: pipeline, state: state, playground: false, metrics: metrics, logger: logger)
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.router) { client in
             try await client.execute(uri: "/health", method: .get) { #expect($0.status == .ok) }
             state.startDraining()

@@ -5,7 +5,7 @@ import WebImageKit
 
 /// The decode size shrink-on-load may use never changes what the crop and the resize produce.
 @Suite struct ShrinkOnLoadTests {
-    func box(_ segments: String) throws -> (size: PixelSize, fit: Bool)? {
+    func box(_ segments: String) throws -> (size: PixelSize, mode: ImageDecodingOptions.ThumbnailMode)? {
         try ProcessingTransformerTests.options(segments).shrinkOnLoad
     }
 
@@ -17,9 +17,9 @@ import WebImageKit
 
     @Test func aRelativeCropEnlargesTheBoxByItsFractions() throws {
         let fit = try #require(try box("c:0.5:0.25/rs:fit:50:20"))
-        #expect(fit.size == PixelSize(width: 100, height: 80) && fit.fit)
+        #expect(fit.size == PixelSize(width: 100, height: 80) && fit.mode == .fit)
         let fill = try #require(try box("c:0.5:0.5:fp:0.2:0.8/rs:fill:50:20"))
-        #expect(fill.size == PixelSize(width: 100, height: 40) && !fill.fit)
+        #expect(fill.size == PixelSize(width: 100, height: 40) && fill.mode == .fill)
     }
 
     @Test func aQuarterTurnSwapsTheBox() throws {
@@ -34,8 +34,8 @@ import WebImageKit
         let options = try ProcessingTransformerTests.options("c:0.5:0.5:soea/rs:fit:100:100/f:png")
         let transformer = ProcessingTransformer(options: options, maximumPixelCount: 10_000_000)
         let shrink = try #require(options.shrinkOnLoad)
-        let decoder = SourceDecoder(coders: .shared)
-        let shrunk = try decoder.decode(jpeg, options: ImageDecodingOptions(thumbnailPixelSize: shrink.size, preserveAspectRatio: shrink.fit))
+        let decoder = ImageCodersManager.shared
+        let shrunk = try decoder.decode(jpeg, options: ImageDecodingOptions(thumbnailPixelSize: shrink.size, thumbnailMode: shrink.mode))
         #expect(shrunk.pixelSize.width < 1600)
         let full = try decoder.decode(jpeg, options: ImageDecodingOptions())
         for image in [shrunk, full] {

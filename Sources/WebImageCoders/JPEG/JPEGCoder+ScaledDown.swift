@@ -22,6 +22,7 @@ extension JPEGCoder {
     func decodeScaledDown(
         _ data: Data, storedSize: PixelSize, to target: PixelSize, orientation: ImageOrientation, options: ImageDecodingOptions
     ) throws -> Image {
+        try options.checkSourceSize(storedSize, format: .jpeg)
         let numerator = Self.scaleNumerator(for: storedSize, covering: target)
         let decodedSize = Self.scaledSize(of: storedSize, numerator: numerator)
         try ImageCodingError.checkDimensions(.jpeg, width: decodedSize.width, height: decodedSize.height, limit: options.maximumPixelCount)

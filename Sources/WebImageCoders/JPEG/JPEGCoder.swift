@@ -1,6 +1,6 @@
 public import Foundation
 
-/// Decodes and encodes JPEG through libjpeg-turbo (SPEC CD-01, CD-07; orientation CD-18).
+/// Decodes and encodes JPEG through libjpeg-turbo.
 ///
 /// Decoding handles baseline, progressive, arithmetic-coded and restart-interval files in
 /// greyscale, YCbCr, RGB, CMYK and YCCK, always into opaque RGBA (JPEG has no alpha). The EXIF
@@ -57,6 +57,7 @@ public struct JPEGCoder: ImageCoding {
     public func decode(_ data: Data, options: ImageDecodingOptions, scale: DCTScale) throws -> Image {
         let (pixels, orientation, storedSize, profile, info) = try data.withUnsafeBytes { bytes in
             let info = try LibJPEG.header(of: bytes, scale: scale)
+            try options.checkSourceSize(info.size, format: .jpeg)
             try ImageCodingError.checkDimensions(
                 .jpeg, width: info.outputSize.width, height: info.outputSize.height, limit: options.maximumPixelCount
             )

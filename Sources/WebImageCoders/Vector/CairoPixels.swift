@@ -39,14 +39,19 @@ enum CairoPixels {
     }
 
     /// The size to rasterize a vector image of `intrinsic` size (in pixels, possibly fractional) at:
-    /// the thumbnail size of `options` (fitted when it preserves the aspect ratio, stretched otherwise;
+    /// the thumbnail size of `options` (fitted, covered or stretched as its mode says;
     /// a vector image is also enlarged to it), or else the intrinsic size rounded up.
     static func renderSize(intrinsic: (width: Double, height: Double), options: ImageDecodingOptions) -> (width: Double, height: Double) {
         guard let bounds = options.thumbnailPixelSize, bounds.width > 0, bounds.height > 0 else {
             return (intrinsic.width.rounded(.up), intrinsic.height.rounded(.up))
         }
-        guard options.preserveAspectRatio else { return (Double(bounds.width), Double(bounds.height)) }
-        let ratio = min(Double(bounds.width) / intrinsic.width, Double(bounds.height) / intrinsic.height)
+        let widthRatio = Double(bounds.width) / intrinsic.width, heightRatio = Double(bounds.height) / intrinsic.height
+        let ratio: Double
+        switch options.thumbnailMode {
+        case .stretch: return (Double(bounds.width), Double(bounds.height))
+        case .fit: ratio = min(widthRatio, heightRatio)
+        case .fill: ratio = max(widthRatio, heightRatio)
+        }
         return (max(1, (intrinsic.width * ratio).rounded()), max(1, (intrinsic.height * ratio).rounded()))
     }
 

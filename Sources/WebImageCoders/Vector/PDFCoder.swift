@@ -4,7 +4,7 @@ public import Foundation
 ///
 /// The page (the first, or ``Configuration/pageIndex``) is drawn on white paper, as `pdftoppm` and
 /// libvips draw it, at `ImageDecodingOptions.thumbnailPixelSize` when one is given (fitted inside
-/// it, or stretched to it when `ImageDecodingOptions.preserveAspectRatio` is `false`; a page is
+/// it, or covering or stretched to it as `ImageDecodingOptions.thumbnailMode` says; a page is
 /// enlarged too), and otherwise at its size at 72 dpi times `ImageDecodingOptions.scale` (a US
 /// Letter page is 612×792 pixels at scale 1). Either size is checked against
 /// `ImageDecodingOptions.maximumPixelCount` before any pixel memory is allocated.

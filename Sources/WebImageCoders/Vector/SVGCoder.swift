@@ -3,7 +3,7 @@ public import Foundation
 /// Rasterizes SVG through librsvg 2.54 and cairo, as SDWebImage's SVG coder does on Apple platforms.
 ///
 /// The image is drawn at `ImageDecodingOptions.thumbnailPixelSize` when one is given (fitted
-/// inside it, or stretched to it when `ImageDecodingOptions.preserveAspectRatio` is `false`; a
+/// inside it, or covering or stretched to it as `ImageDecodingOptions.thumbnailMode` says; a
 /// vector image is enlarged too), and otherwise at its intrinsic size: the `width`/`height` of the
 /// root element in pixels (librsvg resolves physical units at 96 dpi), or its `viewBox` when those
 /// are missing or relative. Either size is checked against `ImageDecodingOptions.maximumPixelCount`

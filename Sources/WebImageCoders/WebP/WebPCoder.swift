@@ -40,6 +40,7 @@ public struct WebPCoder: ImageCoding {
         let decoded = try withBytes(of: data) { bytes throws(ImageCodingError) -> Decoded in
             let (features, orientation) = try Self.header(bytes, container: container, options: options)
             let sourceSize = PixelSize(width: features.width, height: features.height)
+            try options.checkSourceSize(sourceSize, format: .webp)
             if features.hasAnimation {
                 let animation = try WebPAnimationCodec.decode(bytes, features: features, options: options)
                 return (animation.frames, animation.loopCount, orientation, sourceSize)

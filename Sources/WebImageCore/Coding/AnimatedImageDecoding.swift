@@ -13,7 +13,7 @@ public protocol AnimatedImageDecoding: ImageDecoding {
     /// throws later, from ``AnimatedImageFrameSource/frame(at:)``.
     ///
     /// Of the options, ``ImageDecodingOptions/maximumPixelCount``, ``ImageDecodingOptions/thumbnailPixelSize``,
-    /// ``ImageDecodingOptions/preserveAspectRatio``, ``ImageDecodingOptions/scaleDownLimitBytes`` and
+    /// ``ImageDecodingOptions/thumbnailMode``, ``ImageDecodingOptions/scaleDownLimitBytes`` and
     /// ``ImageDecodingOptions/applyOrientation`` apply to every frame as in a full decode; the frame and
     /// memory limits of a full decode (`firstFrameOnly`, `maximumAnimationByteCount`) do not apply.
     func makeAnimatedFrameSource(for data: Data, options: ImageDecodingOptions) throws -> (any AnimatedImageFrameSource)?

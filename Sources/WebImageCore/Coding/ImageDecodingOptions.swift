@@ -6,7 +6,7 @@ public import Foundation
 public struct ImageDecodingOptions: Hashable, Sendable {
     /// The default maximum pixel count: 100 megapixels (400 MB of RGBA).
     public static let defaultMaximumPixelCount = 100_000_000
-    /// The seeds' scale-down budget: 60 MB of RGBA, 15,728,640 pixels (SPEC K-25).
+    /// The seeds' scale-down budget: 60 MB of RGBA, 15,728,640 pixels.
     public static let defaultScaleDownLimitBytes = 60 * 1024 * 1024
 
     /// Decode only the first frame of an animation, as a still image.
@@ -24,12 +24,27 @@ public struct ImageDecodingOptions: Hashable, Sendable {
     public var maximumAnimationByteCount: Int
     /// Decode only the first frame (instead of failing) when an animation exceeds ``maximumAnimationByteCount``.
     public var firstFrameWhenAnimationTooLarge: Bool
-    /// Decode a thumbnail no larger than this size instead of the full image (SPEC DE-13 and
-    /// SDWebImage's thumbnail pixel size). Images already smaller are not enlarged. JPEG, WebP and
+    /// How a thumbnail meets its ``thumbnailPixelSize``.
+    public enum ThumbnailMode: String, Sendable, Hashable, CaseIterable {
+        /// Keep the aspect ratio and fit inside the size (SDWebImage's `preserveAspectRatio`, the default).
+        case fit
+        /// Keep the aspect ratio and cover the size: the smallest such image at least as wide and as tall,
+        /// for a crop to follow.
+        case fill
+        /// Stretch to the size exactly (SDWebImage's `preserveAspectRatio == false`).
+        case stretch
+    }
+
+    /// Decode a thumbnail of this size instead of the full image (SDWebImage's thumbnail pixel size), fitted,
+    /// covering or stretched as ``thumbnailMode`` says. Images already smaller are not enlarged. JPEG, WebP and
     /// non-interlaced PNG shrink while decoding, so a thumbnail of a huge image never holds the full-size pixels.
     public var thumbnailPixelSize: PixelSize?
-    /// With ``thumbnailPixelSize``: keep the aspect ratio and fit inside the size (true), or stretch to it exactly.
-    public var preserveAspectRatio: Bool
+    /// How the thumbnail meets ``thumbnailPixelSize``; default ``ThumbnailMode/fit``.
+    public var thumbnailMode: ThumbnailMode
+    /// The largest `width × height` the file's header may declare, even when a thumbnail or scale-down would
+    /// decode fewer pixels (an image server's source limit); larger fails with ``ImageCodingError/Code/imageTooLarge``
+    /// before decoding. `nil` (the default): only ``maximumPixelCount``, which bounds what is decoded.
+    public var maximumSourcePixelCount: Int?
     /// Scale down images whose decoded pixels would take more than this many bytes, keeping the aspect
     /// ratio (the seeds' ScaleDownLargeImages; ``defaultScaleDownLimitBytes`` is their 60 MB). `nil`: never.
     /// JPEG and non-interlaced PNG are scaled down while decoding, in bands, like thumbnails.
@@ -54,7 +69,8 @@ public struct ImageDecodingOptions: Hashable, Sendable {
         maximumAnimationByteCount: Int = 512 << 20,
         firstFrameWhenAnimationTooLarge: Bool = false,
         thumbnailPixelSize: PixelSize? = nil,
-        preserveAspectRatio: Bool = true,
+        thumbnailMode: ThumbnailMode = .fit,
+        maximumSourcePixelCount: Int? = nil,
         scaleDownLimitBytes: Int? = nil,
         keepsData: Bool = false,
         keepsColorProfile: Bool = false
@@ -66,7 +82,8 @@ public struct ImageDecodingOptions: Hashable, Sendable {
         self.maximumAnimationByteCount = maximumAnimationByteCount
         self.firstFrameWhenAnimationTooLarge = firstFrameWhenAnimationTooLarge
         self.thumbnailPixelSize = thumbnailPixelSize
-        self.preserveAspectRatio = preserveAspectRatio
+        self.thumbnailMode = thumbnailMode
+        self.maximumSourcePixelCount = maximumSourcePixelCount
         self.scaleDownLimitBytes = scaleDownLimitBytes
         self.keepsData = keepsData
         self.keepsColorProfile = keepsColorProfile
@@ -92,15 +109,33 @@ extension ImageDecodingOptions {
             ? self.thumbnailPixelSize.map { PixelSize(width: $0.height, height: $0.width) } : self.thumbnailPixelSize
         if let bounds = thumbnailPixelSize, bounds.width > 0, bounds.height > 0,
            size.width > bounds.width || size.height > bounds.height {
-            target = preserveAspectRatio
-                ? Resampler.aspectFitSize(size, in: bounds)
-                : PixelSize(width: min(bounds.width, size.width), height: min(bounds.height, size.height))
+            switch thumbnailMode {
+            case .fit: target = Resampler.aspectFitSize(size, in: bounds)
+            case .fill: target = Self.coveringSize(size, box: bounds)
+            case .stretch: target = PixelSize(width: min(bounds.width, size.width), height: min(bounds.height, size.height))
+            }
         }
         if let limit = scaleDownLimitBytes, limit > 0, target.pixelCount * PixelBuffer.bytesPerPixel > limit {
             let ratio = (Double(limit / PixelBuffer.bytesPerPixel) / Double(target.pixelCount)).squareRoot()
             target = PixelSize(width: max(1, Int(Double(target.width) * ratio)), height: max(1, Int(Double(target.height) * ratio)))
         }
         return target == size ? nil : target
+    }
+
+    /// The smallest size of `size`'s aspect ratio that covers `box`, never larger than `size`.
+    static func coveringSize(_ size: PixelSize, box: PixelSize) -> PixelSize {
+        let scale = max(Double(box.width) / Double(size.width), Double(box.height) / Double(size.height))
+        guard scale < 1 else { return size }
+        return PixelSize(
+            width: min(size.width, max(box.width, Int((Double(size.width) * scale).rounded(.up)))),
+            height: min(size.height, max(box.height, Int((Double(size.height) * scale).rounded(.up)))))
+    }
+
+    /// Throws ``ImageCodingError/Code/imageTooLarge`` when the stored `size` passes ``maximumSourcePixelCount``:
+    /// for decoders that shrink while decoding, which otherwise check only what they decode.
+    public func checkSourceSize(_ size: PixelSize, format: ImageFormat) throws(ImageCodingError) {
+        guard let limit = maximumSourcePixelCount else { return }
+        try ImageCodingError.checkDimensions(format, width: size.width, height: size.height, limit: limit)
     }
 
     /// Builds the ``Image`` a decoder returns, applying the options every decoder shares: the

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// What an ``ImageCache`` query found (SPEC IC-20): the image, its bytes when read, and where it was found.
+/// What an ``ImageCache`` query found: the image, its bytes when read, and where it was found.
 public struct CacheQueryResult: Sendable {
     /// The image; `nil` only when the disk bytes exist but were not decoded (never for a hit from a query).
     public var image: Image?
@@ -10,6 +10,8 @@ public struct CacheQueryResult: Sendable {
     public var extendedData: Data?
     /// ``ImageCacheType/memory`` or ``ImageCacheType/disk``.
     public var cacheType: ImageCacheType
+    /// When the disk entry was stored (or last found current by a revalidation); nil when not known.
+    package var storedDate: Date?
 
     /// Creates a result.
     public init(image: Image?, data: Data? = nil, extendedData: Data? = nil, cacheType: ImageCacheType) {

@@ -3,7 +3,7 @@ public import Foundation
 import WebImageCore
 
 /// A disk cache whose file I/O never runs on Swift's cooperative thread pool: every operation runs on the
-/// cache's own serial dispatch queue (SDWebImage's `ioQueue`, SPEC DC-04, IC-32), behind `async` functions.
+/// cache's own serial dispatch queue (SDWebImage's `ioQueue`), behind `async` functions.
 ///
 /// One queue per cache serialises its stores, removals and cleans, so a clean never races a store of the
 /// same cache. Entries are written atomically (a temporary file, then a rename), under the MD5 of their key,
@@ -47,7 +47,7 @@ public final class DiskCache: Sendable {
         DiskStorage.defaultRoot(environment: environment)
     }
 
-    /// The file that holds (or would hold) `key`'s entry: the MD5 of the key plus its extension (SPEC IC-13).
+    /// The file that holds (or would hold) `key`'s entry: the MD5 of the key plus its extension.
     public func fileURL(forKey key: String) -> URL { storage.fileURL(forKey: key) }
 
     /// Runs `body` on the I/O queue and waits for it, blocking the calling thread.
@@ -74,6 +74,17 @@ extension DiskCache {
     /// The bytes and extended data stored for `key`, or `nil` on a miss.
     public func entry(forKey key: String) async -> DiskCacheEntry? {
         await run { $0.entry(forKey: key) }
+    }
+
+    /// The extended data and storage date of `key`'s entry, without reading its bytes; `nil` on a miss.
+    package func metadata(forKey key: String) async -> (extendedData: Data?, modificationDate: Date)? {
+        await run { $0.metadata(forKey: key) }
+    }
+
+    /// Marks `key`'s entry as stored now (a revalidation found it current); false without an entry.
+    @discardableResult
+    package func markFresh(forKey key: String) async -> Bool {
+        await run { $0.markFresh(forKey: key) }
     }
 
     /// Whether an entry for `key` exists in the main or a read-only directory.

@@ -1,7 +1,7 @@
 package import Foundation
 
 /// The synchronous file operations of the disk cache: one directory per namespace, one file per entry
-/// named by the MD5 of its key (SPEC DC-01…DC-03, IC-11…IC-13, IC-25, K-05).
+/// named by the MD5 of its key.
 ///
 /// Every method blocks on file I/O, so call it from a thread that may block; ``DiskCache`` runs these on
 /// its serial I/O queue behind `async` functions. Stores are atomic (a hidden temporary file, `fsync`,
@@ -80,7 +80,7 @@ package struct DiskStorage: Sendable {
         return String(safe)
     }
 
-    /// The file name of `key`'s entry: 32 hex digits of its MD5, plus its extension if it has a short one (K-05).
+    /// The file name of `key`'s entry: 32 hex digits of its MD5, plus its extension if it has a short one.
     package static func fileName(forKey key: String) -> String { CacheFileName.name(forKey: key) }
 
     /// Where a store of `key` writes its file, in the main directory.
@@ -99,9 +99,19 @@ package struct DiskStorage: Sendable {
     /// The bytes and extended data stored for `key`, or `nil` on a miss.
     package func entry(forKey key: String) -> DiskCacheEntry? {
         for candidate in candidates(forKey: key) {
-            guard case .success(let data) = read(candidate) else { continue }
-            let extended = readExtendedData(directory: candidate.directory, name: candidate.name)
-            return DiskCacheEntry(data: data, extendedData: extended, url: URL(fileURLWithPath: candidate.path))
+            let read = POSIXFile.readContents(
+                candidate.path, touch: touches(candidate), mappingFrom: configuration.memoryMappingThreshold, attribute: true)
+            guard case .success(let contents) = read else { continue }
+            // The attribute came through the same descriptor; only an entry without one may have a sidecar.
+            let extended: Data?
+            if case .success(let bytes) = contents.attribute {
+                extended = Data(bytes)
+            } else {
+                extended = try? POSIXFile.read(candidate.directory + "/" + Self.sidecarName(for: candidate.name), touch: false).get()
+            }
+            var entry = DiskCacheEntry(data: contents.data, extendedData: extended, url: URL(fileURLWithPath: candidate.path))
+            entry.modificationDate = contents.modificationDate
+            return entry
         }
         return nil
     }
@@ -118,11 +128,19 @@ package struct DiskStorage: Sendable {
         }
     }
 
-    /// The extended data stored with `key`'s entry, or `nil` when there is no entry or it has none.
-    package func extendedData(forKey key: String) -> Data? {
+    /// Marks `key`'s entry in the main directory as stored now (its modification date), without rewriting it:
+    /// what a revalidation that found the bytes current does. False when there is no such entry.
+    @discardableResult
+    package func markFresh(forKey key: String) -> Bool {
+        candidates(forKey: key).contains { $0.isMain && POSIXFile.touchModificationDate($0.path) == nil }
+    }
+
+    /// The extended data stored with `key`'s entry and when the entry was stored, without reading its bytes;
+    /// `nil` when there is no entry.
+    package func metadata(forKey key: String) -> (extendedData: Data?, modificationDate: Date)? {
         for candidate in candidates(forKey: key) {
             guard case .success(let status) = POSIXFile.status(candidate.path), status.isRegularFile else { continue }
-            return readExtendedData(directory: candidate.directory, name: candidate.name)
+            return (readExtendedData(directory: candidate.directory, name: candidate.name), status.modificationDate)
         }
         return nil
     }
@@ -137,7 +155,7 @@ extension DiskStorage {
         var path: String { directory + "/" + name }
     }
 
-    /// The lookup order: the main directory with and without extension, then each read-only one (IC-12, IC-25).
+    /// The lookup order: the main directory with and without extension, then each read-only one.
     func candidates(forKey key: String) -> [Candidate] {
         let name = CacheFileName.name(forKey: key)
         let bare = CacheFileName.nameWithoutExtension(forKey: key)

@@ -19,7 +19,7 @@ public protocol ImageCaching: AnyObject, Sendable {
     func storedData(forKey key: String, cacheType: ImageCacheType) async -> CacheQueryResult?
 
     /// The stored bytes of `key` read on the calling thread, for a caller that asked for a synchronous answer
-    /// (``ImageLoadOptions/queryDiskDataSync``, MG-15); `nil` on a miss or for a cache that cannot (the default).
+    /// (``ImageLoadOptions/queryDiskDataSync``); `nil` on a miss or for a cache that cannot (the default).
     func storedDataSynchronously(forKey key: String) -> Data?
 
     /// Stores an image and/or its encoded bytes (and optional extended data) for `key`.
@@ -84,6 +84,8 @@ extension ImageCache: ImageCaching {
     /// The disk entry's bytes and extended data (the memory cache keeps no bytes).
     public func storedData(forKey key: String, cacheType: ImageCacheType = .disk) async -> CacheQueryResult? {
         guard cacheType.includesDisk, let entry = await diskCache.entry(forKey: key) else { return nil }
-        return CacheQueryResult(image: nil, data: entry.data, extendedData: entry.extendedData, cacheType: .disk)
+        var result = CacheQueryResult(image: nil, data: entry.data, extendedData: entry.extendedData, cacheType: .disk)
+        result.storedDate = entry.modificationDate
+        return result
     }
 }

@@ -28,9 +28,24 @@ enum POSIXFile {
         return .success(Status(info))
     }
 
+    /// What one read of a cache file returns: its bytes, and from the same descriptor its extended attribute
+    /// (when asked for) and modification date.
+    struct Contents {
+        var data: Data
+        /// The extended attribute's value, or the `errno` of reading it (`ENODATA`: none); nil when not asked for.
+        var attribute: Result<[UInt8], Errno>?
+        var modificationDate: Date
+    }
+
     /// Reads the whole regular file at `path`; refreshes its access date when `touch` is set. A file of at
     /// least `mappingFrom` bytes is memory-mapped instead (read-only, private): its pages are read when used.
     static func read(_ path: String, touch: Bool, mappingFrom threshold: Int? = nil) -> Result<Data, Errno> {
+        readContents(path, touch: touch, mappingFrom: threshold, attribute: false).map(\.data)
+    }
+
+    /// ``read(_:touch:mappingFrom:)``, plus the extended attribute when `attribute` is set and the modification
+    /// date, all through one descriptor: one `open` per entry read.
+    static func readContents(_ path: String, touch: Bool, mappingFrom threshold: Int?, attribute: Bool) -> Result<Contents, Errno> {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return .failure(currentError()) }
         defer { _ = Glibc.close(fd) }
@@ -38,11 +53,25 @@ enum POSIXFile {
         guard fstat(fd, &info) == 0 else { return .failure(currentError()) }
         guard (info.st_mode & S_IFMT) == S_IFREG else { return .failure(.EISDIR) }
         let size = Int(info.st_size)
+        let data: Data
         if let threshold, size > 0, size >= threshold {
-            let result = map(fd, size: size)
-            if touch, case .success = result { touchAccessDate(fd) }
-            return result
+            switch map(fd, size: size) {
+            case .success(let mapped): data = mapped
+            case .failure(let code): return .failure(code)
+            }
+        } else {
+            switch readAll(fd, size: size) {
+            case .success(let read): data = read
+            case .failure(let code): return .failure(code)
+            }
         }
+        if touch { touchAccessDate(fd) }
+        let value = attribute ? ExtendedAttribute.get(from: fd) : nil
+        return .success(Contents(data: data, attribute: value, modificationDate: Date(info.st_mtim)))
+    }
+
+    /// The `size` bytes of the open file, read from its current offset.
+    private static func readAll(_ fd: Int32, size: Int) -> Result<Data, Errno> {
         var data = Data(count: size)
         let failure: Errno? = data.withUnsafeMutableBytes { raw in
             var offset = 0
@@ -58,8 +87,12 @@ enum POSIXFile {
             return nil
         }
         if let failure { return .failure(failure) }
-        if touch { touchAccessDate(fd) }
         return .success(data)
+    }
+
+    /// Sets the modification (and access) date of the file at `path` to now: an entry found current again.
+    static func touchModificationDate(_ path: String) -> Errno? {
+        utimensat(AT_FDCWD, path, nil, 0) == 0 ? nil : currentError()
     }
 
     /// The `size` bytes of the open file as a read-only private mapping, unmapped when the data is freed.

@@ -23,16 +23,16 @@ public struct ImageLoadContext: Sendable {
     /// A transformer instead of ``ImageManager/Configuration/transformer``; its result is cached under
     /// `key-<transformerKey>` while the original bytes are cached once under `key`.
     public var transformer: (any ImageTransforming)?
-    /// Turns the URL into a cache key instead of ``ImageManager/Configuration/cacheKeyFilter`` (MG-18, MG-25).
+    /// Turns the URL into a cache key instead of ``ImageManager/Configuration/cacheKeyFilter``.
     public var cacheKeyFilter: (@Sendable (URL) -> String)?
-    /// Chooses the bytes written to disk instead of ``ImageManager/Configuration/cacheSerializer`` (MG-26).
+    /// Chooses the bytes written to disk instead of ``ImageManager/Configuration/cacheSerializer``.
     public var cacheSerializer: CacheSerializer?
-    /// Decode a thumbnail no larger than this (aspect kept unless ``preserveAspectRatio`` is false); the
+    /// Decode a thumbnail of this size (fitted inside it unless ``thumbnailMode`` says otherwise); the
     /// thumbnail is cached under its own key, the original bytes once under the URL's key.
     public var thumbnailPixelSize: PixelSize?
-    /// With ``thumbnailPixelSize``: fit inside it (default) or stretch to it.
-    public var preserveAspectRatio: Bool?
-    /// The display scale instead of the one read from an `@2x`/`@3x` key (CP-02).
+    /// With ``thumbnailPixelSize``: fit inside it (the default), cover it or stretch to it.
+    public var thumbnailMode: ImageDecodingOptions.ThumbnailMode?
+    /// The display scale instead of the one read from an `@2x`/`@3x` key.
     public var scaleFactor: Double?
     /// Where to look before loading (default ``ImageCacheType/all``; ``ImageCacheType/notCached`` skips the cache).
     public var queryCacheType: ImageCacheType?
@@ -60,7 +60,7 @@ public struct ImageLoadContext: Sendable {
         cacheKeyFilter: (@Sendable (URL) -> String)? = nil,
         cacheSerializer: CacheSerializer? = nil,
         thumbnailPixelSize: PixelSize? = nil,
-        preserveAspectRatio: Bool? = nil,
+        thumbnailMode: ImageDecodingOptions.ThumbnailMode? = nil,
         scaleFactor: Double? = nil,
         queryCacheType: ImageCacheType? = nil,
         storeCacheType: ImageCacheType? = nil,
@@ -76,7 +76,7 @@ public struct ImageLoadContext: Sendable {
         self.cacheKeyFilter = cacheKeyFilter
         self.cacheSerializer = cacheSerializer
         self.thumbnailPixelSize = thumbnailPixelSize
-        self.preserveAspectRatio = preserveAspectRatio
+        self.thumbnailMode = thumbnailMode
         self.scaleFactor = scaleFactor
         self.queryCacheType = queryCacheType
         self.storeCacheType = storeCacheType

@@ -68,10 +68,9 @@ extension ImageManager {
                 ? await request.cache.storedData(forKey: key, cacheType: .disk)?.data : nil
             return ImageLoadResult(image: image, data: data, cacheType: .memory, url: request.url)
         }
-        guard request.queryCacheType.includesDisk,
-              let data = await request.cache.storedData(forKey: key, cacheType: .disk)?.data,
-              !Task.isCancelled
-        else { return nil }
+        guard request.queryCacheType.includesDisk, let (data, cacheType) = await storedBytes(request), !Task.isCancelled else {
+            return nil
+        }
         let decoding = request.isDerived ? request.derivedDecoding : request.decoding
         let image: Image
         do {
@@ -85,21 +84,28 @@ extension ImageManager {
         if decoding.decodesFullImage {
             try? await request.cache.store(image, data: nil, forKey: key, extendedData: nil, cacheType: .memory)
         }
-        return ImageLoadResult(image: image, data: data, cacheType: .disk, url: request.url)
+        return ImageLoadResult(image: image, data: data, cacheType: cacheType, url: request.url)
+    }
+
+    /// The bytes stored under the final key: a derived image's as they are, an original's revalidated when
+    /// stale (``storedOriginal(_:)``).
+    private func storedBytes(_ request: LoadRequest) async -> (Data, ImageCacheType)? {
+        if request.isDerived {
+            return await request.cache.storedData(forKey: request.finalKey, cacheType: .disk)?.data.map { ($0, .disk) }
+        }
+        guard let stored = try? await storedOriginal(request) else { return nil }
+        return (stored.data, stored.cacheType == .notCached ? .notCached : .disk)
     }
 
     /// A derived image (thumbnail, transform) made from original bytes already in the cache: no download.
     private func deriveFromOriginal(_ request: LoadRequest) async throws(ImageLoadError) -> ImageLoadResult? {
-        guard !request.options.contains(.fromLoaderOnly), request.originalQueryCacheType != .notCached,
-              let stored = await request.originalCache.storedData(forKey: request.key, cacheType: request.originalQueryCacheType),
-              let data = stored.data
-        else { return nil }
+        guard !request.options.contains(.fromLoaderOnly), let stored = try await storedOriginal(request) else { return nil }
         try checkCancellation(request)
-        guard let decoded = try? await request.decodingStage.decode(data, key: request.key, options: request.decoding) else {
+        guard let decoded = try? await request.decodingStage.decode(stored.data, key: request.key, options: request.decoding) else {
             logger.debug("cached original does not decode; loading it again", metadata: ["key": "\(request.key)"])
             return nil
         }
-        metrics.recordHit(stored.cacheType)
+        if stored.cacheType != .notCached { metrics.recordHit(stored.cacheType) }
         let image = try await transform(decoded, request)
         if !skipsTransform(decoded, request) {
             await store(image, data: nil, forKey: request.finalKey, extendedData: nil, cacheType: request.storeCacheType,
@@ -113,10 +119,6 @@ extension ImageManager {
     private func download(
         _ request: LoadRequest, refreshing: Bool, sink: SharedLoads.Sink
     ) async throws(ImageLoadError) -> DownloadResult? {
-        let loader = request.loader
-        guard loader.canLoad(request.url) else {
-            throw ImageLoadError(.invalidURL, "no loader handles this URL", url: request.url)
-        }
         var options = request.options.downloadOptions
         var validators: Validators?
         if refreshing {
@@ -129,23 +131,37 @@ extension ImageManager {
             throw .cancelled(request.url)
         }
         defer { decodeBacklog.leave(ticket) }
-        let downloaded: DownloadedData
-        do {
-            downloaded = try await loader.loadData(for: request.url, options: options, validators: validators, progress: progress)
-        } catch {
-            throw failure(error, request)
-        }
+        let downloaded = try await fetch(request, options: options, validators: validators, progress: progress)
         decodeBacklog.downloaded(ticket, bytes: downloaded.data.count)
-        _ = state.withLock { $0.failedURLs.remove(request.url) }  // MG-53
         guard !downloaded.isNotModified else { return nil }
-        metrics.downloads.increment()
-        metrics.downloadedBytes.increment(by: downloaded.data.count)
         do {
             let image = try await request.decodingStage.decode(downloaded.data, key: request.key, options: request.decoding)
             return DownloadResult(image: image, data: downloaded.data, response: downloaded.response)
         } catch {
             throw failure(ImageDownloadError(.decodeFailed, "the loaded bytes could not be decoded", underlying: error), request)
         }
+    }
+
+    /// Asks the request's loader for its URL's bytes, keeping the failed-URL list and the download counters.
+    func fetch(
+        _ request: LoadRequest, options: DownloadOptions, validators: Validators?, progress: (@Sendable (DownloadProgress) -> Void)?
+    ) async throws(ImageLoadError) -> DownloadedData {
+        let loader = request.loader
+        guard loader.canLoad(request.url) else {
+            throw ImageLoadError(.invalidURL, "no loader handles this URL", url: request.url)
+        }
+        let downloaded: DownloadedData
+        do {
+            downloaded = try await loader.loadData(for: request.url, options: options, validators: validators, progress: progress)
+        } catch {
+            throw failure(error, request)
+        }
+        _ = state.withLock { $0.failedURLs.remove(request.url) }
+        if !downloaded.isNotModified {
+            metrics.downloads.increment()
+            metrics.downloadedBytes.increment(by: downloaded.data.count)
+        }
+        return downloaded
     }
 
     /// The progress callback for the loader: progress for the listeners that want it, and with
@@ -234,7 +250,7 @@ extension ImageManager {
 
     /// Stores into memory before returning, and to disk either before returning (``ImageLoadOptions/waitStoreCache``)
     /// or in the background; a failed disk write is logged, never delivered (MG-58).
-    private func store(
+    func store(
         _ image: Image?, data: Data?, forKey key: String, extendedData: Data?, cacheType: ImageCacheType,
         in cache: any ImageCaching, request: LoadRequest
     ) async {

@@ -3,12 +3,12 @@ public import Logging
 public import CoreMetrics
 public import WebImageCore
 
-/// Joins a cache and a loader into one image pipeline (SDWebImage's `SDWebImageManager`, SPEC MG-*, CO-*).
+/// Joins a cache and a loader into one image pipeline (SDWebImage's `SDWebImageManager`).
 ///
 /// A load looks in the memory cache synchronously, then on disk, then loads through the loader (the
 /// HTTP downloader, `file:` and `data:` by default), transforms, stores and delivers. Simultaneous
 /// loads of the same image share all of it: one query, one download, one decode, one transform.
-/// URLs that failed permanently go on a failed-URL list and fail at once until retried (MG-43, MG-52).
+/// URLs that failed permanently go on a failed-URL list and fail at once until retried.
 ///
 /// ```swift
 /// let result = try await ImageManager.shared.loadImage(from: url)
@@ -18,11 +18,11 @@ public import WebImageCore
 /// operation.cancel()                                          // the completion will not be called
 /// ```
 public final class ImageManager: Sendable {
-    /// Settings fixed at creation: the seeds' manager properties (MG-25, MG-26) and default decoding.
+    /// Settings fixed at creation: the seeds' manager properties and default decoding.
     public struct Configuration: Sendable {
-        /// Turns a URL into a cache key; default: the URL's absolute string (MG-25, MG-64).
+        /// Turns a URL into a cache key; default: the URL's absolute string.
         public var cacheKeyFilter: (@Sendable (URL) -> String)?
-        /// Chooses the bytes written to disk for a downloaded image (MG-26); `nil` stores the downloaded
+        /// Chooses the bytes written to disk for a downloaded image; `nil` stores the downloaded
         /// bytes, and a serializer returning `nil` makes the cache encode the image.
         public var cacheSerializer: CacheSerializer?
         /// Applied to every downloaded image unless a request's context names another.
@@ -33,8 +33,13 @@ public final class ImageManager: Sendable {
         /// originals (a request's ``ImageLoadContext/coders`` overrides them); the one place to register a coder.
         public var coders: ImageCodersManager
         /// With ``ImageLoadOptions/progressiveLoad``: after a partial image, the next waits at least this long
-        /// (SPEC DL-02; default 100 ms). The first is shown as soon as something is decodable.
+        /// (default 100 ms). The first is shown as soon as something is decodable.
         public var minimumProgressiveInterval: Duration
+        /// How long original bytes on disk are used as they are; past it, the next load that reads them asks
+        /// the loader again with their `ETag`/`Last-Modified` first (a 304 keeps them, new bytes replace them, a
+        /// failure keeps them). `nil` (the default, as SDWebImage): never; ``ImageLoadOptions/refreshCached``
+        /// asks every time. Images already decoded in memory are not revalidated.
+        public var revalidationInterval: Duration?
 
         /// Creates a configuration; the defaults keep URLs as keys, store downloaded bytes, transform nothing
         /// and decode with every built-in coder.
@@ -44,7 +49,8 @@ public final class ImageManager: Sendable {
             transformer: (any ImageTransforming)? = nil,
             decodingOptions: ImageDecodingOptions = ImageDecodingOptions(),
             coders: ImageCodersManager = .shared,
-            minimumProgressiveInterval: Duration = .milliseconds(100)
+            minimumProgressiveInterval: Duration = .milliseconds(100),
+            revalidationInterval: Duration? = nil
         ) {
             self.cacheKeyFilter = cacheKeyFilter
             self.cacheSerializer = cacheSerializer
@@ -52,11 +58,12 @@ public final class ImageManager: Sendable {
             self.decodingOptions = decodingOptions
             self.coders = coders
             self.minimumProgressiveInterval = minimumProgressiveInterval
+            self.revalidationInterval = revalidationInterval
         }
     }
 
     /// The manager of code that does not make its own: at first use, one over ``ImageCache/shared`` and the
-    /// default loaders (MG-29, MG-30). Replace it to configure it, best before anything uses it; loads
+    /// default loaders. Replace it to configure it, best before anything uses it; loads
     /// already started finish on the manager they started on.
     ///
     /// ```swift
@@ -74,9 +81,9 @@ public final class ImageManager: Sendable {
         ImageLoaderRegistry(loaders: [FileImageLoader(), DataURLImageLoader(), ImageDownloader.shared])
     }
 
-    /// The cache queried and filled (MG-24).
+    /// The cache queried and filled.
     public let cache: any ImageCaching
-    /// The loader that fetches what the cache lacks (MG-24).
+    /// The loader that fetches what the cache lacks.
     public let loader: any ImageLoading
     /// The settings this manager was created with.
     public let configuration: Configuration
@@ -87,7 +94,7 @@ public final class ImageManager: Sendable {
     /// Holds loads back before their download while too many downloaded bytes wait for decoding.
     let decodeBacklog = DecodeBacklog()
 
-    /// Creates a manager (MG-31).
+    /// Creates a manager.
     /// - Parameters:
     ///   - cache: Where images are looked up and stored; default ``ImageCache/shared``.
     ///   - loader: What fetches the misses; default: `file:` and `data:` URLs read locally, HTTP(S) through ``ImageDownloader/shared``.
@@ -108,30 +115,30 @@ public final class ImageManager: Sendable {
         self.metrics = ImageManagerMetrics(factory: metricsFactory ?? MetricsSystem.factory)
     }
 
-    /// Receives the manager's decisions (MG-23); held weakly.
+    /// Receives the manager's decisions; held weakly.
     public var delegate: (any ImageManagerDelegate)? {
         get { state.withLock { $0.delegate.value } }
         set { state.withLock { $0.delegate = WeakDelegate(value: newValue) } }
     }
 
-    /// The cache key of `url`: the configured filter's result, else its absolute string; `""` for `nil` (MG-38, MG-64).
+    /// The cache key of `url`: the configured filter's result, else its absolute string; `""` for `nil`.
     public func cacheKey(for url: URL?) -> String {
         guard let url else { return "" }
         return configuration.cacheKeyFilter?(url) ?? url.absoluteString
     }
 
-    /// Whether any load is running (MG-35, MG-70).
+    /// Whether any load is running.
     public var isRunning: Bool { sharedLoads.listenerCount > 0 }
 
     /// The number of loads running.
     var runningCount: Int { sharedLoads.listenerCount }
 
-    /// Cancels every running load: none of them will complete (MG-34, MG-69).
+    /// Cancels every running load: none of them will complete.
     public func cancelAll() {
         sharedLoads.cancelAll()
     }
 
-    /// The URLs on the failed-URL list (MG-27).
+    /// The URLs on the failed-URL list.
     public var failedURLs: Set<URL> { state.withLock { $0.failedURLs } }
 
     /// Takes `url` off the failed-URL list.
@@ -144,13 +151,13 @@ public final class ImageManager: Sendable {
         state.withLock { $0.failedURLs.removeAll() }
     }
 
-    /// Stores `image` under `url`'s key in memory and on disk (MG-33, MG-68).
+    /// Stores `image` under `url`'s key in memory and on disk.
     public func saveImageToCache(_ image: Image, for url: URL) async throws {
         try await cache.store(image, data: image.data, forKey: cacheKey(for: url), extendedData: nil, cacheType: .all)
     }
 
-    /// Where `url`'s image is cached: memory, disk or none (MG-36, MG-65). Whether it is on disk is
-    /// `cache.contains(cacheKey(for: url), cacheType: .disk) == .disk` (MG-37, MG-67).
+    /// Where `url`'s image is cached: memory, disk or none. Whether it is on disk is
+    /// `cache.contains(cacheKey(for: url), cacheType: .disk) == .disk`.
     public func cachedImageExists(for url: URL) async -> ImageCacheType {
         await cache.contains(cacheKey(for: url), cacheType: .all)
     }
@@ -161,7 +168,7 @@ struct WeakDelegate: Sendable {
     weak var value: (any ImageManagerDelegate)?
 }
 
-/// What the manager shares between threads (MG-27, MG-28).
+/// What the manager shares between threads.
 struct ImageManagerState: Sendable {
     var delegate = WeakDelegate(value: nil)
     var failedURLs: Set<URL> = []

@@ -78,8 +78,10 @@ extension ImageManager {
         var suffixes: [String] = []
         if let size = context.thumbnailPixelSize {
             decoding.thumbnailPixelSize = size
-            decoding.preserveAspectRatio = context.preserveAspectRatio ?? decoding.preserveAspectRatio
-            suffixes.append("thumbnail(\(size.width)x\(size.height),\(decoding.preserveAspectRatio ? "fit" : "fill"))")
+            decoding.thumbnailMode = context.thumbnailMode ?? decoding.thumbnailMode
+            // "fill" named the stretched thumbnail before covering ones existed: keys already on disk keep it.
+            let mode = decoding.thumbnailMode == .stretch ? "fill" : decoding.thumbnailMode == .fill ? "cover" : "fit"
+            suffixes.append("thumbnail(\(size.width)x\(size.height),\(mode))")
         }
         // As in SDWebImage, scale-down is no part of the key: most images are under the budget and unchanged.
         decoding = ImageDecodingStage.options(decoding, scalingDown: options.contains(.scaleDownLargeImages))

@@ -1,3 +1,5 @@
+import WebImageKit
+
 /// A result format the server can encode, named as imgproxy names it (`format` option or `@ext`/`.ext`).
 public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
     /// JPEG (`jpg` or `jpeg`).
@@ -20,6 +22,19 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
             self = .jpeg
         } else {
             self.init(rawValue: name)
+        }
+    }
+}
+
+extension OutputFormat {
+    /// The library's format.
+    var imageFormat: ImageFormat {
+        switch self {
+        case .jpeg: .jpeg
+        case .png: .png
+        case .gif: .gif
+        case .webp: .webp
+        case .avif: .avif
         }
     }
 }

@@ -11,12 +11,4 @@ extension ProcessingOptions {
         if let background { return RGBA(red: background.red, green: background.green, blue: background.blue) }
         return format == .jpeg ? Self.defaultBackground : nil
     }
-
-    /// `image` ready to be encoded as `format`: flattened onto ``flattenColor(outputFormat:)`` when it has
-    /// alpha to lose. ``ProcessingTransformer`` already does this when the format is known before
-    /// processing (a `format` option, or a JPEG source kept as JPEG); this covers a format chosen afterwards.
-    func flattened(_ image: Image, for format: ImageFormat) throws -> Image {
-        guard image.hasAlpha, let color = flattenColor(outputFormat: format) else { return image }
-        return try ImageTransformers.Flatten(background: color).transform(image)
-    }
 }

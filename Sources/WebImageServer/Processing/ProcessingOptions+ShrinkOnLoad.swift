@@ -1,15 +1,15 @@
 import WebImageKit
 
 extension ProcessingOptions {
-    /// The thumbnail box for shrink-on-load, and whether it is a fit (aspect kept, inside the box) or a
-    /// cover (``SourceDecoder`` makes the decoded image cover the box); nil when the full image is needed.
+    /// The thumbnail box for shrink-on-load, and whether the decoded image fits inside it or covers it (aspect
+    /// kept either way); nil when the full image is needed.
     ///
     /// Both are never smaller than what ``ProcessingTransformer`` needs, whatever the source's size: the
     /// box is the requested size turned back when `rotate` swaps the sides, and divided by the `crop`
     /// fractions, since the crop is cut from the decoded image before it is resized. A crop given in
     /// pixels, or placed with offsets in pixels, needs the source at full resolution: then there is no
     /// shrink-on-load.
-    var shrinkOnLoad: (size: PixelSize, fit: Bool)? {
+    var shrinkOnLoad: (size: PixelSize, mode: ImageDecodingOptions.ThumbnailMode)? {
         var width = (Double(self.width) * dpr).rounded(), height = (Double(self.height) * dpr).rounded()
         guard width > 0 || height > 0 else { return nil }
         if let crop {
@@ -28,11 +28,11 @@ extension ProcessingOptions {
             height: requested.height > 0 ? requested.height : PixelBuffer.maximumSide)
         switch resizingType {
         case .fit:
-            return (box, true)
+            return (box, .fit)
         case .fill, .fillDown, .auto:
-            return (box, fitsOneSide)
+            return (box, fitsOneSide ? .fit : .fill)
         case .force:
-            return fitsOneSide ? nil : (box, false)
+            return fitsOneSide ? nil : (box, .fill)
         }
     }
 }

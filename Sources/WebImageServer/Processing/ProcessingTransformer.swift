@@ -1,7 +1,6 @@
 import WebImageKit
 
-/// imgproxy's processing options as a transformer the ``ImageManager`` runs (on its decoding threads)
-/// and caches under a key made from the options.
+/// imgproxy's processing options applied to a decoded image: the pipeline's "transform" step.
 ///
 /// The steps follow imgproxy's pipeline, on pixels the decoder has already turned upright (auto-rotate):
 /// 1. `crop`: cut the area from the source, before resizing;
@@ -10,42 +9,33 @@ import WebImageKit
 /// 4. the crop of fill and fill-down to the requested size, at the gravity (smart: ``SmartCrop``);
 /// 5. `blur` (``WideBlur``), then `sharpen` (refused past ``maximumSharpenCost``);
 /// 6. `extend`: pad to the requested size, at the extend gravity, with transparency;
-/// 7. flatten onto the `background` when it is set, or onto white when the output is a JPEG.
+/// 7. flatten onto the `background` when it is set, or onto white when the output format has no alpha.
 ///
 /// As in imgproxy, every size (crop, resize, extend) is measured in the rotated image: the steps before
 /// the rotation work on the unrotated pixels through ``QuarterTurn``, so the rotation happens on the
 /// resized image. Every result that can be larger than its input is checked against
 /// ``maximumPixelCount`` before it is allocated.
-struct ProcessingTransformer: ImageTransforming {
+struct ProcessingTransformer: Sendable {
     /// The URL's options.
     let options: ProcessingOptions
     /// The most pixels a result may have.
     let maximumPixelCount: Int
+    /// The format the result will be encoded as, when decided (the pipeline decides it before transforming);
+    /// nil: the `format` option, else the image's own.
+    let outputFormat: ImageFormat?
 
-    /// The options that change the pixels, so that two URLs with equal keys give equal images.
-    var transformerKey: String {
-        func gravity(_ gravity: Gravity) -> String { "\(gravity.anchor.rawValue):\(gravity.xOffset):\(gravity.yOffset)" }
-        let crop = options.crop.map { "\($0.width):\($0.height):\($0.gravity.map(gravity) ?? "-")" } ?? "-"
-        let background = options.background.map { "\($0.red):\($0.green):\($0.blue)" } ?? "-"
-        // Whether a transparent result is flattened onto white depends on the output format when no
-        // background is given: a JPEG format, another format, or the source's (a fixed part of the key).
-        let output = options.format.map { $0 == .jpeg ? "opaque" : "alpha" } ?? "source"
-        return "imgproxy(rt:\(options.resizingType.rawValue),w:\(options.width),h:\(options.height),dpr:\(options.dpr),"
-            + "el:\(options.enlarge),g:\(gravity(options.gravity)),ar:\(options.autoRotate ?? true),c:\(crop),"
-            + "ex:\(options.extend):\(gravity(options.extendGravity)),bl:\(options.blur ?? 0),sh:\(options.sharpen ?? 0),"
-            + "rot:\(options.rotate),bg:\(background),out:\(output))"
+    init(options: ProcessingOptions, maximumPixelCount: Int, outputFormat: ImageFormat? = nil) {
+        self.options = options
+        self.maximumPixelCount = maximumPixelCount
+        self.outputFormat = outputFormat
     }
 
-    /// Every step but the flattening onto white for a JPEG output, which needs the image's format: the
-    /// `background` option flattens here, as it does whatever the format.
-    func transform(pixels: PixelBuffer) throws -> PixelBuffer {
-        try transform(pixels: pixels, flattenOnto: options.background.map { RGBA(red: $0.red, green: $0.green, blue: $0.blue) })
-    }
+    /// The name errors give the transform.
+    static let name = "imgproxy"
 
-    /// Every step, each frame; a transparent result is flattened when the output format is known to lack
-    /// alpha (the `format` option, else the source's format, which the server keeps when it can).
+    /// Every step, each frame; transparency is flattened when the output format lacks alpha or a background is set.
     func transform(_ image: Image) throws -> Image {
-        let color = options.flattenColor(outputFormat: options.format?.imageFormat ?? image.format)
+        let color = options.flattenColor(outputFormat: outputFormat ?? options.format?.imageFormat ?? image.format)
         let frames = try image.frames.map { ImageFrame(pixels: try transform(pixels: $0.pixels, flattenOnto: color), duration: $0.duration) }
         return Image(frames: frames, format: image.format, scale: image.scale, orientation: image.orientation,
                      loopCount: image.loopCount, data: nil)
@@ -59,7 +49,7 @@ struct ProcessingTransformer: ImageTransforming {
         if plan.scaledSize != turn.turned(result.size) {
             try ImageProcessingError.checkOutputSize(
                 width: Double(plan.scaledSize.width), height: Double(plan.scaledSize.height),
-                limit: maximumPixelCount, transformerKey: transformerKey)
+                limit: maximumPixelCount, transformerKey: Self.name)
             result = Resampler.resize(result, to: turn.turned(plan.scaledSize))
         }
         result = turn.apply(to: result)
@@ -105,7 +95,7 @@ struct ProcessingTransformer: ImageTransforming {
     private func checkSharpenCost(sigma: Double, size: PixelSize) throws(ImageProcessingError) {
         let taps = 2 * (sigma * 3).rounded(.up) + 1
         guard taps * Double(size.width) * Double(size.height) <= Double(Self.maximumSharpenCost) else {
-            throw ImageProcessingError(transformerKey: transformerKey, "sharpening \(size) with sigma \(sigma) would cost too much")
+            throw ImageProcessingError(transformerKey: Self.name, "sharpening \(size) with sigma \(sigma) would cost too much")
         }
     }
 
@@ -115,7 +105,7 @@ struct ProcessingTransformer: ImageTransforming {
         let requested = (width: (Double(options.width) * options.dpr).rounded(), height: (Double(options.height) * options.dpr).rounded())
         let canvas = (width: max(requested.width, Double(pixels.width)), height: max(requested.height, Double(pixels.height)))
         try ImageProcessingError.checkOutputSize(
-            width: canvas.width, height: canvas.height, limit: maximumPixelCount, transformerKey: transformerKey)
+            width: canvas.width, height: canvas.height, limit: maximumPixelCount, transformerKey: Self.name)
         let size = PixelSize(width: Int(canvas.width), height: Int(canvas.height))
         guard size != pixels.size else { return pixels }
         let origin = ResizePlan.origin(of: pixels.size, in: size, gravity: options.extendGravity, offsetScale: options.dpr)

@@ -13,13 +13,34 @@ public func buildApplication(configuration: ImageServerConfiguration, logger: Lo
         logger.warning("no signature key configured: URL signatures are not checked")
     }
     let state = ServerState()
-    let responder = try ImageRequestResponder(configuration: configuration, state: state, metrics: ServerMetrics(), logger: logger)
+    let metrics = ServerMetrics()
+    let pipeline = try ImageRequestPipeline(configuration: configuration, metrics: metrics, logger: logger)
     return Application(
-        responder: responder,
+        router: buildRouter(pipeline: pipeline, state: state, playground: configuration.playground, metrics: metrics, logger: logger),
         configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "webimage"),
         services: [DrainWatcher(state: state)],
         logger: logger
     )
+}
+
+/// The server's routes: `/health`, the playground at `/` (when on), and every other path an image URL; HEAD
+/// answers each with the headers of its GET. Every request passes the middleware first: its request id, log
+/// line and metrics, and 405 for methods other than GET and HEAD.
+func buildRouter(
+    pipeline: ImageRequestPipeline, state: ServerState, playground: Bool, metrics: ServerMetrics, logger: Logger
+) -> Router<BasicRequestContext> {
+    let router = Router(options: .autoGenerateHeadEndpoints)
+    router.add(middleware: RequestRecordMiddleware(metrics: metrics, logger: logger))
+    router.add(middleware: AllowedMethodsMiddleware())
+    router.get("/health") { _, _ in
+        state.isDraining ? ServerError.text(.serviceUnavailable, "draining") : ServerError.text(.ok, "ok")
+    }
+    router.get("/") { request, _ in
+        guard playground else { return try await pipeline.run(request) }
+        return PlaygroundPage.response(signing: pipeline.signature.isEnabled)
+    }
+    router.get("**") { request, _ in try await pipeline.run(request) }
+    return router
 }
 
 /// Marks the server as draining when graceful shutdown starts, so `/health` answers 503.

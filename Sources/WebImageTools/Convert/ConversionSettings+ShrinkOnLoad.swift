@@ -16,7 +16,7 @@ extension ConversionSettings {
         guard options.thumbnailPixelSize == nil, options.applyOrientation, let resize = leadingResize,
               resize.filter == .lanczos3, !resize.upscale, resize.mode != .fill else { return options }
         options.thumbnailPixelSize = resize.size
-        options.preserveAspectRatio = resize.mode == .fit
+        options.thumbnailMode = resize.mode == .fit ? .fit : .stretch
         return options
     }
 

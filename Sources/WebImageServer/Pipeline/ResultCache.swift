@@ -1,10 +1,9 @@
-import Crypto
 import Foundation
 import WebImageKit
 
-/// The processed results on disk (`<cache>/results`), bounded in size: keyed by the source URL, the options
-/// that change pixels and the output format; each entry keeps its bytes and, beside them, its format and
-/// validators. Least recently used entries beyond the size limit go in a clean after every 64 stores.
+/// The processed results on disk (`<cache>/results`), bounded in size, under ``ImageJob/key``; each entry keeps
+/// its bytes and, beside them, its format and validators. Least recently used entries beyond the size limit go
+/// in a clean after every 64 stores.
 final class ResultCache: Sendable {
     /// What is kept beside a result's bytes.
     struct Metadata: Codable, Sendable, Equatable {
@@ -31,7 +30,7 @@ final class ResultCache: Sendable {
         guard let disk, let entry = await disk.entry(forKey: key),
             let extended = entry.extendedData,
             let metadata = try? JSONDecoder().decode(Metadata.self, from: extended),
-            Date().timeIntervalSince(metadata.created) < maximumAge.seconds
+            Date().timeIntervalSince(metadata.created) < maximumAge.timeInterval
         else { return nil }
         return ProcessedImage(data: entry.data, format: metadata.format, etag: metadata.etag, lastModified: metadata.lastModified)
     }
@@ -48,32 +47,11 @@ final class ResultCache: Sendable {
         }
         if count % 64 == 0 { _ = try? await disk.clean() }
     }
-
-    /// The key of a result: a digest of the source URL, the options and the output format asked for.
-    static func key(source: String, options: ProcessingOptions, format: ImageFormat?) -> String {
-        var hasher = SHA256()
-        hasher.update(data: Data(source.utf8))
-        hasher.update(data: Data("\n\(options.pixelKey)\n\(format?.rawValue ?? "auto")".utf8))
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
-    }
-}
-
-extension ProcessingOptions {
-    /// Every option that changes the result's bytes, as text: a cache key and part of the ETag.
-    /// `filename`, `return_attachment` and the preset names do not change the bytes; the cache buster does,
-    /// by definition.
-    var pixelKey: String {
-        var copy = self
-        copy.filename = nil
-        copy.returnAttachment = nil
-        copy.presets = []
-        return String(describing: copy)
-    }
 }
 
 extension Duration {
     /// The duration in seconds, as a `TimeInterval`.
-    var seconds: TimeInterval {
+    var timeInterval: TimeInterval {
         TimeInterval(components.seconds) + TimeInterval(components.attoseconds) / 1e18
     }
 }

@@ -1,0 +1,55 @@
+import Crypto
+import Foundation
+import WebImageKit
+
+/// One parsed and checked image request: everything the later steps need, the result key made once.
+struct ImageJob: Sendable {
+    /// The URL's processing options, a negotiated format included.
+    let options: ProcessingOptions
+    /// The source, checked against the source policy.
+    let source: URL
+    /// The source URL's path, for the `Content-Disposition` file name.
+    let sourcePath: String
+    /// The output format asked for (by the URL or by `Accept`); nil keeps the source's when it can be written.
+    let format: ImageFormat?
+    /// Whether the answer depends on `Accept` (`Vary: Accept`).
+    let variesByAccept: Bool
+    /// The result's key: a digest of the source, every option that changes the bytes and the format.
+    let key: String
+
+    init(options: ProcessingOptions, source: URL, sourcePath: String, variesByAccept: Bool) {
+        self.options = options
+        self.source = source
+        self.sourcePath = sourcePath
+        self.format = options.format?.imageFormat
+        self.variesByAccept = variesByAccept
+        self.key = Self.key(source: source.absoluteString, options: options)
+    }
+
+    /// Whether the result may be animated: a format that keeps animation, or the source's own.
+    var keepsAnimation: Bool { format.map(ImageJob.animatedFormats.contains) ?? true }
+
+    /// The formats whose results keep a source's animation.
+    static let animatedFormats: Set<ImageFormat> = [.gif, .webp, .avif]
+
+    /// The key of a result: a digest of the source URL and ``ProcessingOptions/pixelKey`` (the format included).
+    static func key(source: String, options: ProcessingOptions) -> String {
+        var hasher = SHA256()
+        hasher.update(data: Data(source.utf8))
+        hasher.update(data: Data("\n\(options.pixelKey)".utf8))
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+extension ProcessingOptions {
+    /// Every option that changes the result's bytes, as text: the one serialization of the options, used for the
+    /// result key and so the ETag. `filename`, `return_attachment` and the preset names do not change the bytes;
+    /// the cache buster does, by definition.
+    var pixelKey: String {
+        var copy = self
+        copy.filename = nil
+        copy.returnAttachment = nil
+        copy.presets = []
+        return String(describing: copy)
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Logging
+import WebImageKit
+
+extension ImageRequestPipeline {
+    /// The pipeline `configuration` describes: its own ``ImageManager`` for sources (a disk cache in the
+    /// configured folder, the guarded HTTP client, revalidation after the source max-age), the result cache, the
+    /// admission limits and the decoding limits.
+    init(configuration: ImageServerConfiguration, metrics: ServerMetrics, logger: Logger) throws {
+        let loader: any ImageLoading
+        if let given = configuration.loader {
+            loader = given
+        } else {
+            var settings = ImageDownloader.Configuration()
+            settings.transport = try GuardedHTTPTransport(policy: configuration.sourcePolicy, maximumRedirects: configuration.maximumRedirects)
+            settings.timeout = configuration.downloadTimeout
+            settings.maximumResponseSize = configuration.maximumSourceBytes
+            settings.maximumRedirects = configuration.maximumRedirects
+            // Admission bounds the work; the downloader's own queue never holds a request back.
+            settings.maximumConcurrentDownloads = max(64, configuration.workers + configuration.maximumQueue)
+            // With a transport, the downloader holds no HTTPClient: nothing to shut down.
+            loader = ImageDownloader(configuration: settings, logger: logger)
+        }
+        var decoding = ImageDecodingOptions(
+            maximumPixelCount: configuration.maximumSourcePixelCount, maximumAnimationByteCount: configuration.maximumAnimationBytes,
+            firstFrameWhenAnimationTooLarge: true, maximumSourcePixelCount: configuration.maximumSourcePixelCount)
+        decoding.applyOrientation = true
+        self.init(
+            signature: configuration.signature,
+            parser: ImgproxyURLParser(presets: configuration.presets),
+            sourcePolicy: configuration.sourcePolicy,
+            negotiation: AcceptNegotiation(autoAVIF: configuration.autoAVIF, autoWebP: configuration.autoWebP),
+            sources: ImageManager(
+                cache: ImageCache(namespace: "sources", root: configuration.cacheDirectory),
+                loader: TimedLoader(base: loader, metrics: metrics),
+                configuration: ImageManager.Configuration(revalidationInterval: configuration.sourceMaxAge),
+                logger: logger
+            ),
+            results: ResultCache(root: configuration.cacheDirectory, maximumSize: configuration.resultCacheSize),
+            shared: SharedWork(timeout: configuration.requestTimeout),
+            admission: WorkLimiter(workers: configuration.workers, maximumQueue: configuration.maximumQueue, metrics: metrics),
+            decoding: decoding,
+            coders: .shared,
+            metrics: metrics,
+            limits: Limits(
+                maximumSourcePixelCount: configuration.maximumSourcePixelCount,
+                maximumResultPixelCount: configuration.maximumResultPixelCount,
+                defaultQuality: configuration.defaultQuality,
+                sourceMaxAge: configuration.sourceMaxAge,
+                maxAge: configuration.maxAge)
+        )
+    }
+}

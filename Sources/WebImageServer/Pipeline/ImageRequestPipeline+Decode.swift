@@ -1,0 +1,29 @@
+import Foundation
+import HTTPTypes
+import WebImageKit
+
+extension ImageRequestPipeline {
+    /// Step "decode with shrink-on-load": on the processing threads, upright unless `ar:0`, the first frame only
+    /// when the result cannot be animated, and at the smallest size the transform still needs
+    /// (``ProcessingOptions/shrinkOnLoad``): a JPEG decodes at a DCT scale, a PNG or WebP as it is read. The
+    /// header's size is checked against the source pixel limit before any pixel is decoded (422).
+    func decode(_ data: Data, _ job: ImageJob) async throws(ServerError) -> Image {
+        var options = decoding
+        options.applyOrientation = job.options.autoRotate ?? true
+        options.firstFrameOnly = !job.keepsAnimation
+        if let shrink = job.options.shrinkOnLoad {
+            options.thumbnailPixelSize = shrink.size
+            options.thumbnailMode = shrink.mode
+        }
+        let coders = coders, decodingOptions = options
+        do {
+            return try await metrics.time(.decode) {
+                try await WorkerThreads.processing.run { () throws -> Image in try coders.decode(data, options: decodingOptions) }
+            }
+        } catch let error as ImageCodingError {
+            throw ServerError(error, maximumSourcePixelCount: limits.maximumSourcePixelCount)
+        } catch {
+            throw ServerError(.unprocessableContent, "the source is not an image the server can decode")
+        }
+    }
+}

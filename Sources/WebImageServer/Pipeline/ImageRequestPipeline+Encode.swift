@@ -1,0 +1,20 @@
+import Foundation
+import HTTPTypes
+import WebImageKit
+
+extension ImageRequestPipeline {
+    /// Step "encode": `image` as `format` at the URL's quality (else the configured one), on the processing
+    /// threads; an animation only when the format keeps one.
+    func encode(_ image: Image, as format: ImageFormat, _ job: ImageJob) async throws(ServerError) -> Data {
+        let options = ImageEncodingOptions(
+            quality: Double(job.options.quality ?? limits.defaultQuality) / 100, firstFrameOnly: !ImageJob.animatedFormats.contains(format))
+        let coders = coders
+        do {
+            return try await metrics.time(.encode) {
+                try await WorkerThreads.processing.run { () throws -> Data in try coders.encode(image, as: format, options: options) }
+            }
+        } catch {
+            throw ServerError(.internalServerError, "the image could not be encoded as \(format.displayName)")
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Hummingbird
+import Logging
+import WebImageKit
+
+/// What the server does for one image URL, as a list of named steps read top to bottom (imgproxy's
+/// `processing/pipeline.go` is the model). Each step is a function in a file of its own beside this one;
+/// each throws a ``ServerError`` that Hummingbird renders.
+///
+/// parse → authorize → key (once, in the ``ImageJob``) → result cache → not modified? → shared work →
+/// admission → source → decode with shrink-on-load → transform → encode → store → respond.
+struct ImageRequestPipeline: Sendable {
+    let signature: URLSignatureVerifier
+    let parser: ImgproxyURLParser
+    let sourcePolicy: SourceURLPolicy
+    let negotiation: AcceptNegotiation
+    /// Where sources come from: the server's own manager (disk cache, loader, revalidation).
+    let sources: ImageManager
+    let results: ResultCache
+    let shared: SharedWork<ProcessedImage>
+    let admission: WorkLimiter
+    let decoding: ImageDecodingOptions
+    let coders: ImageCodersManager
+    let metrics: ServerMetrics
+    let limits: Limits
+
+    /// The configuration's numbers the steps need.
+    struct Limits: Sendable {
+        var maximumSourcePixelCount: Int
+        var maximumResultPixelCount: Int
+        var defaultQuality: Int
+        var sourceMaxAge: Duration
+        var maxAge: Int
+    }
+
+    /// Answers `request` (its raw path, still percent-encoded: what the signature covers).
+    func run(_ request: Request) async throws(ServerError) -> Response {
+        let path = Self.rawPath(request)
+        try authorize(path)
+        let job = try parse(path, accept: request.headers[.accept])
+        let ifNoneMatch = request.headers[.ifNoneMatch]
+        if let cached = await cachedResult(job) {
+            return respond(cached, job, ifNoneMatch: ifNoneMatch)
+        }
+        if let ifNoneMatch, let etag = await knownETag(job), ETag.matches(ifNoneMatch, etag) {
+            return notModified(etag: etag, job)
+        }
+        let processed = try await sharedWork(job) { () throws(ServerError) -> ProcessedImage in
+            try await admitted { () throws(ServerError) -> ProcessedImage in
+                let source = try await loadSource(job)
+                let decoded = try await decode(source.data, job)
+                let format = outputFormat(for: decoded, job)
+                let image = try await transform(decoded, job, format: format)
+                let data = try await encode(image, as: format, job)
+                let processed = ProcessedImage(data: data, format: format, validators: source.validators, key: job.key)
+                await store(processed, job)
+                return processed
+            }
+        }
+        return respond(processed, job, ifNoneMatch: ifNoneMatch)
+    }
+
+    /// The request target's path without its query, exactly as received.
+    static func rawPath(_ request: Request) -> String {
+        let target = request.head.path ?? "/"
+        return target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? "/"
+    }
+}

@@ -1,0 +1,52 @@
+import Crypto
+import Foundation
+import WebImageKit
+
+/// A processed image, ready to send.
+struct ProcessedImage: Sendable {
+    /// The encoded bytes.
+    let data: Data
+    /// Their format.
+    let format: ImageFormat
+    /// The entity tag: a digest of the result key and the source's validators (or, for a source without
+    /// validators, of the result's bytes). The signature is not part of it.
+    let etag: String
+    /// The source's `Last-Modified`, passed through.
+    let lastModified: String?
+
+    init(data: Data, format: ImageFormat, etag: String, lastModified: String?) {
+        self.data = data
+        self.format = format
+        self.etag = etag
+        self.lastModified = lastModified
+    }
+
+    /// A result just made from a source with `validators`, for the job with `key`.
+    init(data: Data, format: ImageFormat, validators: Validators, key: String) {
+        let fingerprint = ETag.fingerprint(validators) ?? Data(SHA256.hash(data: data))
+        self.init(data: data, format: format, etag: ETag.make(key: key, fingerprint: fingerprint), lastModified: validators.lastModified)
+    }
+}
+
+/// The server's entity tags.
+enum ETag {
+    /// A strong entity tag: URL-safe base64 of the first 16 bytes of SHA-256 over the key and the fingerprint.
+    static func make(key: String, fingerprint: Data) -> String {
+        var hasher = SHA256()
+        hasher.update(data: Data(key.utf8))
+        hasher.update(data: fingerprint)
+        return "\"" + Base64URL.encode(Data(hasher.finalize().prefix(16))) + "\""
+    }
+
+    /// The source's validators as bytes for the entity tag; nil when it has neither.
+    static func fingerprint(_ validators: Validators) -> Data? {
+        guard validators.etag != nil || validators.lastModified != nil else { return nil }
+        return Data("\(validators.etag ?? "")\n\(validators.lastModified ?? "")".utf8)
+    }
+
+    /// Whether an `If-None-Match` value names `etag` (`*`, or one of a list; weak tags compare weakly).
+    static func matches(_ ifNoneMatch: String, _ etag: String) -> Bool {
+        let tags = ifNoneMatch.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        return tags.contains { $0 == "*" || $0 == etag || $0 == "W/" + etag }
+    }
+}
