@@ -44,7 +44,7 @@ package enum DownloadBenchmark {
         return Results(
             requested: urls.count, succeeded: succeeded.count, failed: urls.count - succeeded.count,
             bytes: bytesByURL.values.reduce(0, +),
-            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            seconds: elapsed.seconds
         )
     }
 }

@@ -122,7 +122,7 @@ package enum ManagerBenchmark {
     }
 
     private static func nanoseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
+        duration.seconds * 1e9
     }
 
     private static func milliseconds(_ duration: Duration) -> Double { nanoseconds(duration) / 1e6 }

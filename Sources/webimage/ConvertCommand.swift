@@ -172,7 +172,7 @@ struct ConvertCommand: ParsableCommand {
         bar.clear()
         let elapsed = ContinuousClock.now - start
         let summary = ConversionSummary(
-            outcomes, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            outcomes, seconds: elapsed.seconds)
         print(summary.line)
         if interruption.isRequested { throw ExitCode(Interruption.exitStatus) }
         if summary.failed > 0 { throw ExitCode.failure }

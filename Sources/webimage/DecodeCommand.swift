@@ -55,7 +55,7 @@ struct DecodeCommand: ParsableCommand {
                 }
                 if !quiet, let image {
                     let perDecode = elapsed / repetitions
-                    let milliseconds = Double(perDecode.components.seconds) * 1000 + Double(perDecode.components.attoseconds) / 1e15
+                    let milliseconds = perDecode.seconds * 1000
                     print("\(name): \(image.pixelSize), \(image.frames.count) frame(s), \(String(format: "%.1f", milliseconds)) ms per decode")
                 }
             } catch {

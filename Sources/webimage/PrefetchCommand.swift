@@ -95,7 +95,7 @@ struct PrefetchCommand: AsyncParsableCommand {
         let elapsed = ContinuousClock.now - start
         let summary = Summary(
             total: urls.count, finished: urls.count - outcome.cancelled, skipped: outcome.failures.count, cancelled: outcome.cancelled,
-            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            seconds: elapsed.seconds,
             failures: outcome.failures.map { Summary.Failure(url: $0.url.absoluteString, reason: $0.reason) })
         for failure in summary.failures { printError("\(failure.url): \(failure.reason)") }
         if json {

@@ -1,4 +1,5 @@
 public import Foundation
+import WebImageCore
 
 extension GIFCoder {
     /// Encodes every frame (only the first with `ImageEncodingOptions.firstFrameOnly`) as a
@@ -38,8 +39,8 @@ extension GIFCoder {
 
     /// A duration in whole centiseconds, rounded, at least 2 (browsers play 0 or 1 as 100 ms), at most 65535.
     static func centiseconds(_ duration: Duration) -> Int {
-        let (seconds, attoseconds) = duration.components
-        let milliseconds = Double(seconds) * 1000 + Double(attoseconds) / 1e15
-        return Int(min(max((milliseconds / 10).rounded(), 2), 65535))
+        // Rounding whole milliseconds gives the same centiseconds: the halfway points are whole milliseconds.
+        let milliseconds = min(max(duration, .zero), .seconds(1000)).milliseconds
+        return Int(min(max((milliseconds + 5) / 10, 2), 65535))
     }
 }

@@ -238,10 +238,10 @@ extension WebPAnimationCodec {
     }
 
     private static func milliseconds(_ duration: Duration) -> Int {
-        let (seconds, attoseconds) = duration.components
-        guard seconds >= 0 else { return 0 }
-        let wholeSeconds = Int(min(seconds, 1_000_000)) // timestamps are Int32 milliseconds: cap at ~11.6 days
-        return wholeSeconds * 1000 + Int((attoseconds + 500_000_000_000_000) / 1_000_000_000_000_000)
+        guard duration >= .zero else { return 0 }
+        // Timestamps are Int32 milliseconds: cap at ~11.6 days. Rounded to the nearest millisecond.
+        let capped = min(duration, .seconds(1_000_000) + .milliseconds(999))
+        return Int((capped + .microseconds(500)).milliseconds)
     }
 
     private static func encoderError(_ encoder: OpaquePointer, _ activity: String) -> ImageCodingError {

@@ -59,9 +59,8 @@ struct AnimationTimeline: Sendable {
 
     /// A duration in whole nanoseconds, negative as 0, saturating far beyond any animation's length.
     static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        guard seconds >= 0, attoseconds >= 0 || seconds > 0 else { return 0 }
-        guard seconds < 1_000_000_000 else { return Int64.max / 4 }
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        guard duration > .zero else { return 0 }
+        guard duration < .seconds(1_000_000_000) else { return Int64.max / 4 }
+        return duration.nanoseconds
     }
 }

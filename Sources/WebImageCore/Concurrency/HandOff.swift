@@ -2,11 +2,12 @@
 /// ThreadSanitizer can see. `deliver` must be called exactly once, from any thread.
 ///
 /// It is the library's one bridge from shared work to a caller awaiting it: the async forms of a shared
-/// download (`ImageDownloader.data(for:)`) and of a shared load (`ImageManager.loadImage(from:)`), whose
-/// callers can each leave on their own while the work goes on for the others. Awaiting the work's `Task`
-/// would order the hand-over for ThreadSanitizer but cannot end one caller's wait early, so cancelling would
-/// wait for the whole download. Work that moves the calling task instead (the decoding threads, the disk
-/// cache's queue) needs no bridge: see `WorkerThreads.run` and `QueueExecutor.run`.
+/// download (`ImageDownloader.data(for:)`), of a shared load (`ImageManager.loadImage(from:)`) and of any
+/// coalesced work (`SharedTasks.value(for:_:)`), whose callers can each leave on their own while the work
+/// goes on for the others. Awaiting the work's `Task` would order the hand-over for ThreadSanitizer but
+/// cannot end one caller's wait early, so cancelling would wait for the whole download. Work that moves the
+/// calling task instead (the decoding threads, the disk cache's queue) needs no bridge: see
+/// `WorkerThreads.run` and `QueueExecutor.run`.
 ///
 /// Why not return the value through the continuation: on Linux, when a continuation is resumed before its
 /// task has finished suspending, the concurrency runtime hands the task over without anything

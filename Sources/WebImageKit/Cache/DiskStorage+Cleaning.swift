@@ -1,4 +1,5 @@
 import Foundation
+import WebImageCore
 
 extension DiskStorage {
     /// One entry found by listing the main directory.
@@ -36,7 +37,7 @@ extension DiskStorage {
         for leftover in listing.leftovers where POSIXFile.unlink(directoryPath + "/" + leftover) == nil {
             result.leftoverFilesRemoved += 1
         }
-        let cutoff = configuration.maxAge.map { now().addingTimeInterval(-Self.seconds($0)) }
+        let cutoff = configuration.maxAge.map { now().addingTimeInterval(-$0.seconds) }
         var remaining: [ListedEntry] = []
         for entry in listing.entries {
             if let cutoff, entry.date < cutoff, removeFiles(of: entry) {
@@ -140,11 +141,5 @@ extension DiskStorage {
     private func removeFiles(of entry: ListedEntry) -> Bool {
         if entry.hasSidecar { _ = POSIXFile.unlink(directoryPath + "/" + Self.sidecarName(for: entry.name)) }
         return POSIXFile.unlink(directoryPath + "/" + entry.name) == nil
-    }
-
-    /// A duration in seconds.
-    static func seconds(_ duration: Duration) -> TimeInterval {
-        let parts = duration.components
-        return TimeInterval(parts.seconds) + TimeInterval(parts.attoseconds) / 1e18
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import WebImageCore
 public import Logging
 import Glibc
 
@@ -71,11 +72,6 @@ public final class MemoryPressureWatcher: Sendable {
 
     /// The PSI trigger for `stall` within `window`, in microseconds: `"some <stall> <window>"`.
     static func trigger(stall: Duration, window: Duration) -> String {
-        "some \(microseconds(stall)) \(microseconds(window))"
-    }
-
-    private static func microseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+        "some \(stall.microseconds) \(window.microseconds)"
     }
 }

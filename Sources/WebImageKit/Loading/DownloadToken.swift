@@ -8,12 +8,7 @@ public final class DownloadToken: Sendable {
     /// The URL being downloaded (SPEC TK-01).
     public let url: URL
 
-    private struct State {
-        var isDone = false
-        var subscription: DownloadSubscription?
-    }
-
-    private let state = LockedValue(State())
+    private let gate = DeliveryGate()
 
     init(url: URL) {
         self.url = url
@@ -21,29 +16,19 @@ public final class DownloadToken: Sendable {
 
     /// Records the subscription that ``cancel()`` leaves.
     func attach(_ subscription: DownloadSubscription) {
-        state.withLock { $0.subscription = subscription }
+        gate.onCancel { subscription.cancel() }
     }
 
     /// Whether the completion may still be called.
-    var isActive: Bool { state.withLock { !$0.isDone } }
+    var isActive: Bool { gate.isRunning }
 
     /// Calls `completion` unless the token was cancelled first; ends the token either way.
     func finish(_ completion: () -> Void) {
-        let first = state.withLock { state in
-            defer { state.isDone = true; state.subscription = nil }
-            return !state.isDone
-        }
-        if first { completion() }
+        if gate.claim(final: true) { completion() }
     }
 
     /// Removes this caller from its download; its completion will not be called (SPEC TK-04).
     public func cancel() {
-        let subscription = state.withLock { state -> DownloadSubscription? in
-            guard !state.isDone else { return nil }
-            state.isDone = true
-            defer { state.subscription = nil }
-            return state.subscription
-        }
-        subscription?.cancel()
+        gate.cancel()
     }
 }

@@ -6,73 +6,40 @@ public import Foundation
 /// After `cancel()` returns, the load's completion is never called (MG-46, MG-51, the #699 race).
 /// Cancelling after the last result was delivered does nothing, and ``isCancelled`` stays `false`.
 public final class LoadOperation: Cancellable {
-    private enum Phase { case running, finished, cancelled }
-
-    private struct State {
-        var phase = Phase.running
-        var subscription: SharedLoads.Subscription?
-        var onCancel: (@Sendable () -> Void)?
-    }
-
     /// The URL being loaded (`nil` for a load that was refused at once).
     public let url: URL?
-    private let state = LockedValue(State())
+    private let gate = DeliveryGate()
 
     init(url: URL?) {
         self.url = url
     }
 
     /// Whether ``cancel()`` took effect before the load finished.
-    public var isCancelled: Bool { state.withLock { $0.phase == .cancelled } }
+    public var isCancelled: Bool { gate.isCancelled }
 
     /// Whether the load delivered its last result (or failed).
-    public var isFinished: Bool { state.withLock { $0.phase == .finished } }
+    public var isFinished: Bool { gate.isFinished }
 
     /// Stops the cache query or download and makes sure the completion is never called (CO-04, CO-05).
     public func cancel() {
-        let (subscription, onCancel): (SharedLoads.Subscription?, (@Sendable () -> Void)?) = state.withLock { state in
-            guard state.phase == .running else { return (nil, nil) }
-            state.phase = .cancelled
-            defer {
-                state.subscription = nil
-                state.onCancel = nil
-            }
-            return (state.subscription, state.onCancel)
-        }
-        subscription?.cancel()
-        onCancel?()
+        gate.cancel()
     }
 
     /// Remembers the shared load this operation listens to; leaves it at once if already cancelled (CO-03).
+    /// Attached after the hooks of ``onCancel(_:)``, it is left before they run.
     func attach(_ subscription: SharedLoads.Subscription) {
-        let cancelled = state.withLock { state in
-            if state.phase == .running { state.subscription = subscription }
-            return state.phase == .cancelled
-        }
-        if cancelled { subscription.cancel() }
+        gate.onCancel { subscription.cancel() }
     }
 
-    /// Sets what ``cancel()`` also runs; runs it at once if the operation was already cancelled.
+    /// Adds to what ``cancel()`` also runs; runs it at once if the operation was already cancelled.
     func onCancel(_ handler: @escaping @Sendable () -> Void) {
-        let cancelled = state.withLock { state in
-            if state.phase == .running { state.onCancel = handler }
-            return state.phase == .cancelled
-        }
-        if cancelled { handler() }
+        gate.onCancel(handler)
     }
 
     /// Claims the right to deliver a result: `false` when cancelled or already finished. A `final`
     /// claim ends the operation, so that a later ``cancel()`` does nothing.
     func claimDelivery(final: Bool) -> Bool {
-        state.withLock { state in
-            guard state.phase == .running else { return false }
-            if final {
-                state.phase = .finished
-                state.subscription = nil
-                state.onCancel = nil
-            }
-            return true
-        }
+        gate.claim(final: final)
     }
 }
 

@@ -5,7 +5,8 @@ import Foundation
 /// transform. A caller leaving removes only itself; the pipeline is cancelled when the last one leaves.
 ///
 /// It is the one record of the manager's running loads and their callers: ``ImageManager/isRunning`` and
-/// ``ImageManager/cancelAll()`` read it.
+/// ``ImageManager/cancelAll()`` read it. The coalescing itself is ``SharedTasks``'; this type adds the
+/// listeners that intermediate results and progress reach.
 final class SharedLoads: Sendable {
     /// What a listener receives: intermediate results (partial images, a cached image before a refresh),
     /// progress, and the end (`nil`: nothing more to deliver).
@@ -20,41 +21,39 @@ final class SharedLoads: Sendable {
     /// A listener's handle; ``cancel()`` removes it from its load.
     struct Subscription: Sendable {
         fileprivate let loads: SharedLoads
-        fileprivate let key: LoadKey
-        fileprivate let id: UInt64
+        fileprivate let caller: Runs.Caller
 
-        func cancel() { loads.leave(key: key, id: id) }
+        func cancel() { loads.leave(caller) }
     }
 
     /// The pipeline's way to reach whoever is listening at the moment.
     struct Sink: Sendable {
         fileprivate let loads: SharedLoads
-        fileprivate let key: LoadKey
+        fileprivate let run: Runs.Run
 
         func progress(_ progress: DownloadProgress) {
-            for listener in loads.listeners(of: key) { listener.progress?(progress) }
+            for listener in loads.listeners(of: run) { listener.progress?(progress) }
         }
 
         func intermediate(_ result: ImageLoadResult) {
-            for listener in loads.listeners(of: key) { listener.intermediate(result) }
+            for listener in loads.listeners(of: run) { listener.intermediate(result) }
         }
 
         /// Whether anyone listens for progress (so that the pipeline can skip reporting it).
-        var wantsProgress: Bool { loads.listeners(of: key).contains { $0.progress != nil } }
+        var wantsProgress: Bool { loads.listeners(of: run).contains { $0.progress != nil } }
     }
 
-    private struct Entry {
-        /// Tells this run apart from a later one of the same key.
-        let generation: UInt64
-        var task: Task<Void, Never>?
-        var listeners: [UInt64: Listener] = [:]
-    }
+    /// The running pipelines, one per key, with their callers.
+    fileprivate typealias Runs = SharedTasks<LoadKey, Result<ImageLoadResult?, ImageLoadError>>
 
     private struct State {
-        var entries: [LoadKey: Entry] = [:]
-        var nextID: UInt64 = 0
+        /// Every caller's listener, by its ``SharedTasks/Caller/id``.
+        var listeners: [UInt64: Listener] = [:]
+        /// Numbers the loads that run alone.
+        var nextSolo: UInt64 = 0
     }
 
+    private let runs = Runs()
     private let state = LockedValue(State())
 
     /// Adds `listener` to the load of `key` (`nil`: a load that runs alone), starting `pipeline` when none
@@ -63,55 +62,42 @@ final class SharedLoads: Sendable {
         _ key: LoadKey?, url: URL, listener: Listener,
         pipeline: @escaping @Sendable (Sink) async -> Result<ImageLoadResult?, ImageLoadError>
     ) -> Subscription {
-        state.withLock { state in
-            state.nextID &+= 1
-            let id = state.nextID
-            let key = key ?? .solo(id, url: url)
-            if state.entries[key] != nil {
-                state.entries[key]?.listeners[id] = listener
-            } else {
-                let sink = Sink(loads: self, key: key)
-                let task = Task {
-                    let result = await pipeline(sink)
-                    for listener in self.end(key, generation: id) { listener.finish(result) }
-                }
-                state.entries[key] = Entry(generation: id, task: task, listeners: [id: listener])
+        // Set under `state`'s lock, which `receive` takes before reading it.
+        let callerID = LockedValue<UInt64>(0)
+        return state.withLock { state in
+            let key = key ?? {
+                state.nextSolo &+= 1
+                return .solo(state.nextSolo, url: url)
+            }()
+            let caller = runs.join(key) { run in
+                await pipeline(Sink(loads: self, run: run))
+            } receive: { outcome in
+                self.state.withLock { state in _ = state.listeners.removeValue(forKey: callerID.withLock { $0 }) }
+                // The pipeline never throws: a failure here can only be its task's cancellation.
+                listener.finish((try? outcome.get()) ?? .failure(.cancelled(url)))
             }
-            return Subscription(loads: self, key: key, id: id)
+            callerID.withLock { $0 = caller.id }
+            state.listeners[caller.id] = listener
+            return Subscription(loads: self, caller: caller)
         }
     }
 
     /// The number of callers of every running load.
-    var listenerCount: Int {
-        state.withLock { state in state.entries.values.reduce(0) { $0 + $1.listeners.count } }
-    }
+    var listenerCount: Int { runs.callerCount }
 
     /// Cancels every caller of every load; each leaves, so every pipeline is cancelled too (MG-34).
     func cancelAll() {
-        let listeners = state.withLock { state in state.entries.values.flatMap(\.listeners.values) }
+        let listeners = state.withLock { Array($0.listeners.values) }
         for listener in listeners { listener.cancel() }
     }
 
-    private func listeners(of key: LoadKey) -> [Listener] {
-        state.withLock { state in state.entries[key].map { Array($0.listeners.values) } ?? [] }
+    private func listeners(of run: Runs.Run) -> [Listener] {
+        let ids = run.callerIDs
+        return state.withLock { state in ids.compactMap { state.listeners[$0] } }
     }
 
-    /// Removes the run of `key` that started as `generation` (not a newer one) and returns its listeners.
-    private func end(_ key: LoadKey, generation: UInt64) -> [Listener] {
-        state.withLock { state in
-            guard let entry = state.entries[key], entry.generation == generation else { return [] }
-            state.entries[key] = nil
-            return Array(entry.listeners.values)
-        }
-    }
-
-    private func leave(key: LoadKey, id: UInt64) {
-        let task: Task<Void, Never>? = state.withLock { state in
-            guard state.entries[key]?.listeners.removeValue(forKey: id) != nil,
-                  state.entries[key]?.listeners.isEmpty == true
-            else { return nil }
-            return state.entries.removeValue(forKey: key)?.task
-        }
-        task?.cancel()
+    private func leave(_ caller: Runs.Caller) {
+        caller.leave()
+        state.withLock { state in _ = state.listeners.removeValue(forKey: caller.id) }
     }
 }

@@ -183,10 +183,3 @@ package struct FetchJob: Sendable {
         }
     }
 }
-
-extension Duration {
-    /// The duration in seconds, as a `Double`.
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}

@@ -16,6 +16,11 @@ extension ImageTransformers {
         }
 
         public func transform(pixels: PixelBuffer) throws -> PixelBuffer {
+            flattened(pixels)
+        }
+
+        /// ``transform(pixels:)``, which cannot fail, for callers that are not generic over transformers.
+        package func flattened(_ pixels: PixelBuffer) -> PixelBuffer {
             guard pixels.hasAlpha else { return pixels }
             let source = pixels.bytes
             let back = (UInt32(background.red), UInt32(background.green), UInt32(background.blue))
