@@ -92,38 +92,14 @@ import WebImageTestSupport
         }
     }
 
-    @Test func sharedWorkRunsOnceForConcurrentCallersOfOneKey() async throws {
-        let shared = SharedWork<Int>(timeout: .seconds(60))
-        let runs = LockedValue(0)
-        let gate = LockedValue(false)
-        let results = try await withThrowingTaskGroup(of: Int.self) { group in
-            for _ in 0..<5 {
-                group.addTask {
-                    try await shared.value(for: "key") {
-                        runs.withLock { $0 += 1 }
-                        while !gate.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
-                        return 42
-                    }
-                }
-            }
-            try await eventually(timeout: .seconds(60)) { shared.count == 1 && runs.withLock { $0 } == 1 }
-            try await Task.sleep(for: .milliseconds(100))
-            gate.withLock { $0 = true }
-            return try await group.reduce(into: []) { $0.append($1) }
-        }
-        #expect(results == Array(repeating: 42, count: 5))
-        #expect(runs.withLock { $0 } == 1)
-        #expect(shared.count == 0)
-    }
-
-    @Test func sharedWorkEndsWithTimedOutPastItsTimeout() async throws {
-        let shared = SharedWork<Int>(timeout: .milliseconds(50))
-        await #expect(throws: SharedWork<Int>.TimedOut.self) {
-            try await shared.value(for: "key") {
+    @Test func theDeadlineEndsWorkThatOutlivesItAndPassesFasterWorkThrough() async throws {
+        await #expect(throws: DeadlinePassed.self) {
+            try await withDeadline(.milliseconds(50)) {
                 try await Task.sleep(for: .seconds(30))
                 return 1
             }
         }
+        #expect(try await withDeadline(.seconds(60)) { 42 } == 42)
     }
 
     @Test func theWorkLimiterAdmitsInOrderAndRefusesPastTheQueue() async throws {

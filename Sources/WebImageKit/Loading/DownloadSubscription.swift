@@ -33,7 +33,7 @@ final class DownloadSubscription: Sendable {
     /// Whether the completion is still to be called.
     var isPending: Bool { gate.isRunning }
 
-    /// Removes this caller from its download; its completion will not be called (SPEC TK-04).
+    /// Removes this caller from its download; its completion will not be called.
     func cancel() {
         gate.cancel()
     }

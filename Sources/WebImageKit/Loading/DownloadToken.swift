@@ -1,11 +1,11 @@
 public import Foundation
 
-/// The handle of a callback-form download (SPEC TK-01…TK-05): cancelling it removes only that caller.
+/// The handle of a callback-form download: cancelling it removes only that caller.
 ///
 /// The network request stops when the last caller of a URL cancels. After ``cancel()`` returns, the
 /// completion is never called. Cancelling twice, or after completion, does nothing.
 public final class DownloadToken: Sendable {
-    /// The URL being downloaded (SPEC TK-01).
+    /// The URL being downloaded.
     public let url: URL
 
     private let gate = DeliveryGate()
@@ -27,7 +27,7 @@ public final class DownloadToken: Sendable {
         if gate.claim(final: true) { completion() }
     }
 
-    /// Removes this caller from its download; its completion will not be called (SPEC TK-04).
+    /// Removes this caller from its download; its completion will not be called.
     public func cancel() {
         gate.cancel()
     }

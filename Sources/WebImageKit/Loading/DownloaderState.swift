@@ -2,7 +2,7 @@ import Foundation
 import WebImageCore
 
 /// One caller waiting for a download: its priority, its progress callback and its token, through which
-/// it is completed exactly once (SPEC OP-15).
+/// it is completed exactly once.
 struct DownloadSubscriber: Sendable {
     let id: UInt64
     let priority: DownloadPriority
@@ -12,7 +12,7 @@ struct DownloadSubscriber: Sendable {
     let token: DownloadSubscription
 }
 
-/// Everything the downloader shares between threads, kept behind one `LockedValue` (SPEC DL-28, DL-48, DL-59).
+/// Everything the downloader shares between threads, kept behind one `LockedValue`.
 ///
 /// A state machine without I/O: it decides which operation a caller attaches to, which operations may
 /// start, and what a cancel means; ``ImageDownloader`` does what it says outside the lock.
@@ -47,7 +47,7 @@ struct DownloaderState: Sendable {
     }
     var queue: DownloadQueue<UInt64>
     private(set) var operations: [UInt64: Operation] = [:]
-    /// URL key → the operation later callers attach to, while its body is still arriving (SPEC DL-48).
+    /// URL key → the operation later callers attach to, while its body is still arriving.
     private(set) var attachable: [String: UInt64] = [:]
     private var nextID: UInt64 = 1
     var isShutDown = false
@@ -58,7 +58,7 @@ struct DownloaderState: Sendable {
             maximumConcurrentDownloads: configuration.maximumConcurrentDownloads, executionOrder: configuration.executionOrder)
     }
 
-    /// Downloads queued or running (SPEC DL-18).
+    /// Downloads queued or running.
     var currentDownloadCount: Int { queue.waitingCount + queue.running.count }
 
     private mutating func makeID() -> UInt64 {
@@ -89,7 +89,7 @@ struct DownloaderState: Sendable {
         return (operationID, subscriber.id)
     }
 
-    /// Removes one caller (SPEC DL-59, OP-16, K-12). When none remain, a queued operation is dropped
+    /// Removes one caller. When none remain, a queued operation is dropped
     /// and a running one must be cancelled; a waiting operation's priority falls back to the highest remaining.
     mutating func unsubscribe(operation operationID: UInt64, subscriber subscriberID: UInt64) -> CancelAction {
         guard var operation = operations[operationID],
@@ -151,7 +151,7 @@ struct DownloaderState: Sendable {
         return operations.removeValue(forKey: operationID)?.subscribers ?? []
     }
 
-    /// Empties the queue and detaches every subscriber (SPEC DL-42); returns the subscribers to tell
+    /// Empties the queue and detaches every subscriber; returns the subscribers to tell
     /// and the transfers to cancel. Running operations stay recorded until their tasks end.
     mutating func cancelAll() -> (subscribers: [DownloadSubscriber], tasks: [Task<Void, Never>]) {
         var subscribers: [DownloadSubscriber] = []

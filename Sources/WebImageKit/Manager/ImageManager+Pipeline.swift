@@ -5,7 +5,7 @@ import Logging
 import CoreMetrics
 
 extension ImageManager {
-    /// The whole load after the memory fast path (SPEC MG-45…MG-62): cache, original bytes, download,
+    /// The whole load after the memory fast path: cache, original bytes, download,
     /// transform, store. Returns the last result, or `nil` when a refresh found the cached image current.
     func runPipeline(_ request: LoadRequest, sink: SharedLoads.Sink) async -> Result<ImageLoadResult?, ImageLoadError> {
         let clock = ContinuousClock()
@@ -39,11 +39,11 @@ extension ImageManager {
         }
         if let cached {
             guard request.options.contains(.refreshCached) else { return cached }
-            sink.intermediate(cached)  // MG-48: the cached image first, then the refresh.
+            sink.intermediate(cached)  // the cached image first, then the refresh.
         } else if request.isDerived, let derived = try await deriveFromOriginal(request) {
             return derived
         }
-        // MG-47, MG-62: no download when only the cache may answer or the delegate says no.
+        // No download when only the cache may answer or the delegate says no.
         if request.options.contains(.fromCacheOnly) {
             guard cached == nil else { return nil }
             throw ImageLoadError(.notCached, "not in the cache and loading is off (fromCacheOnly)", url: request.url)
@@ -53,7 +53,7 @@ extension ImageManager {
             throw ImageLoadError(.downloadNotAllowed, "the delegate refused the download", url: request.url)
         }
         guard let downloaded = try await download(request, refreshing: cached != nil, sink: sink) else {
-            return nil  // MG-55: not modified, no second result.
+            return nil  // not modified, no second result.
         }
         return try await process(downloaded, request)
     }
@@ -63,7 +63,7 @@ extension ImageManager {
     private func cachedImage(_ request: LoadRequest) async -> ImageLoadResult? {
         let key = request.finalKey
         if request.queryCacheType.includesMemory, let image = request.cache.imageFromMemory(forKey: key) {
-            // MG-14: with queryMemoryData the bytes come too, and the hit is still a memory hit.
+            // With queryMemoryData the bytes come too, and the hit is still a memory hit.
             let data = request.options.contains(.queryMemoryData)
                 ? await request.cache.storedData(forKey: key, cacheType: .disk)?.data : nil
             return ImageLoadResult(image: image, data: data, cacheType: .memory, url: request.url)
@@ -115,14 +115,14 @@ extension ImageManager {
     }
 
     /// Loads `request.url` (conditionally when refreshing a cached image) and decodes it, keeping the
-    /// failed-URL list (MG-49…MG-53). Returns `nil` when the server says the cached image is current.
+    /// failed-URL list. Returns `nil` when the server says the cached image is current.
     private func download(
         _ request: LoadRequest, refreshing: Bool, sink: SharedLoads.Sink
     ) async throws(ImageLoadError) -> DownloadResult? {
         var options = request.options.downloadOptions
         var validators: Validators?
         if refreshing {
-            // MG-50: a refresh is never progressive; the validators make it conditional.
+            // A refresh is never progressive; the validators make it conditional.
             options.remove(.progressiveLoad)
             validators = await storedValidators(request)
         }
@@ -189,7 +189,7 @@ extension ImageManager {
     }
 
     /// Maps a loader's error to the load's, and puts the URL on the failed-URL list when the delegate (or,
-    /// without one, the error being permanent) says so (MG-52, MG-22).
+    /// without one, the error being permanent) says so.
     private func failure(_ error: any Error, _ request: LoadRequest) -> ImageLoadError {
         let failure = loadError(error, url: request.url)
         if failure.code != .cancelled, !Task.isCancelled {
@@ -199,7 +199,7 @@ extension ImageManager {
         return failure
     }
 
-    /// Scales, transforms and stores a downloaded image (MG-54…MG-58).
+    /// Scales, transforms and stores a downloaded image.
     private func process(_ downloaded: DownloadResult, _ request: LoadRequest) async throws(ImageLoadError) -> ImageLoadResult {
         let original = downloaded.image
         let image = try await transform(original, request)
@@ -216,19 +216,19 @@ extension ImageManager {
                             cacheType: request.storeCacheType, in: request.cache, request: request)
             }
         } else {
-            let data = image === original ? downloaded.data : nil  // MG-57: a transformed image is re-encoded.
+            let data = image === original ? downloaded.data : nil  // a transformed image is re-encoded.
             await store(image, data: data, forKey: request.key, extendedData: extendedData,
                         cacheType: request.storeCacheType, in: request.cache, request: request)
         }
         return ImageLoadResult(image: image, data: downloaded.data, cacheType: .notCached, url: request.url)
     }
 
-    /// Whether `image` is an animation that the request's transformer must leave alone (MG-11).
+    /// Whether `image` is an animation that the request's transformer must leave alone.
     private func skipsTransform(_ image: Image, _ request: LoadRequest) -> Bool {
         request.transformer != nil && image.isAnimated && !request.options.contains(.transformAnimatedImage)
     }
 
-    /// Applies the delegate's transform and the transformer, skipping animations unless asked (MG-57, MG-11),
+    /// Applies the delegate's transform and the transformer, skipping animations unless asked,
     /// on the decoding threads.
     private func transform(_ image: Image, _ request: LoadRequest) async throws(ImageLoadError) -> Image {
         guard !image.isAnimated || request.options.contains(.transformAnimatedImage) else { return image }
@@ -249,7 +249,7 @@ extension ImageManager {
     }
 
     /// Stores into memory before returning, and to disk either before returning (``ImageLoadOptions/waitStoreCache``)
-    /// or in the background; a failed disk write is logged, never delivered (MG-58).
+    /// or in the background; a failed disk write is logged, never delivered.
     func store(
         _ image: Image?, data: Data?, forKey key: String, extendedData: Data?, cacheType: ImageCacheType,
         in cache: any ImageCaching, request: LoadRequest
@@ -293,12 +293,5 @@ extension ImageManager {
         }
         if error is CancellationError { return .cancelled(url) }
         return ImageLoadError(.loadFailed, "the loader failed", url: url, underlying: error)
-    }
-}
-
-extension Duration {
-    /// Whole milliseconds, for log lines.
-    var milliseconds: Int64 {
-        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
     }
 }

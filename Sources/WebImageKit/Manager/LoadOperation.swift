@@ -1,9 +1,9 @@
 public import Foundation
 
 /// One load through ``ImageManager``, covering its cache query and its download (SDWebImage's combined
-/// operation, SPEC CO-01…CO-07): one ``cancel()`` stops whichever stage is running.
+/// operation): one ``cancel()`` stops whichever stage is running.
 ///
-/// After `cancel()` returns, the load's completion is never called (MG-46, MG-51, the #699 race).
+/// After `cancel()` returns, the load's completion is never called (the #699 race).
 /// Cancelling after the last result was delivered does nothing, and ``isCancelled`` stays `false`.
 public final class LoadOperation: Cancellable {
     /// The URL being loaded (`nil` for a load that was refused at once).
@@ -20,12 +20,12 @@ public final class LoadOperation: Cancellable {
     /// Whether the load delivered its last result (or failed).
     public var isFinished: Bool { gate.isFinished }
 
-    /// Stops the cache query or download and makes sure the completion is never called (CO-04, CO-05).
+    /// Stops the cache query or download and makes sure the completion is never called.
     public func cancel() {
         gate.cancel()
     }
 
-    /// Remembers the shared load this operation listens to; leaves it at once if already cancelled (CO-03).
+    /// Remembers the shared load this operation listens to; leaves it at once if already cancelled.
     /// Attached after the hooks of ``onCancel(_:)``, it is left before they run.
     func attach(_ subscription: SharedLoads.Subscription) {
         gate.onCancel { subscription.cancel() }

@@ -85,7 +85,7 @@ final class SharedLoads: Sendable {
     /// The number of callers of every running load.
     var listenerCount: Int { runs.callerCount }
 
-    /// Cancels every caller of every load; each leaves, so every pipeline is cancelled too (MG-34).
+    /// Cancels every caller of every load; each leaves, so every pipeline is cancelled too.
     func cancelAll() {
         let listeners = state.withLock { Array($0.listeners.values) }
         for listener in listeners { listener.cancel() }

@@ -1,4 +1,5 @@
 import CoreMetrics
+import WebImageCore
 
 /// What the server records through swift-metrics (Prometheus text at `/metrics` when `webimage serve` is
 /// given `--metrics-bind`): requests by status, per-stage latency histograms, in-flight and queued requests.
@@ -33,24 +34,20 @@ struct ServerMetrics: Sendable {
     /// Counts a finished request under its status and records its duration.
     func recordRequest(status: Int, duration: Duration) {
         Counter(label: "webimage_requests_total", dimensions: [("status", String(status))], factory: factory).increment()
-        requestDuration.recordNanoseconds(Self.nanoseconds(duration))
+        requestDuration.recordNanoseconds(duration.nanoseconds)
     }
 
     /// Runs `work`, recording its duration under `stage` (also when it throws).
     func time<T>(_ stage: Stage, _ work: () throws -> T) rethrows -> T {
         let start = ContinuousClock.now
-        defer { stageTimers[stage]?.recordNanoseconds(Self.nanoseconds(ContinuousClock.now - start)) }
+        defer { stageTimers[stage]?.recordNanoseconds((ContinuousClock.now - start).nanoseconds) }
         return try work()
     }
 
     /// The async form of ``time(_:_:)``.
     func time<T>(_ stage: Stage, _ work: () async throws -> T) async rethrows -> T {
         let start = ContinuousClock.now
-        defer { stageTimers[stage]?.recordNanoseconds(Self.nanoseconds(ContinuousClock.now - start)) }
+        defer { stageTimers[stage]?.recordNanoseconds((ContinuousClock.now - start).nanoseconds) }
         return try await work()
-    }
-
-    private static func nanoseconds(_ duration: Duration) -> Int64 {
-        duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
     }
 }

@@ -37,7 +37,7 @@ extension ImageRequestPipeline {
                 logger: logger
             ),
             results: ResultCache(root: configuration.cacheDirectory, maximumSize: configuration.resultCacheSize),
-            shared: SharedWork(timeout: configuration.requestTimeout),
+            shared: SharedTasks(),
             admission: WorkLimiter(workers: configuration.workers, maximumQueue: configuration.maximumQueue, metrics: metrics),
             decoding: decoding,
             coders: .shared,
@@ -47,7 +47,8 @@ extension ImageRequestPipeline {
                 maximumResultPixelCount: configuration.maximumResultPixelCount,
                 defaultQuality: configuration.defaultQuality,
                 sourceMaxAge: configuration.sourceMaxAge,
-                maxAge: configuration.maxAge)
+                maxAge: configuration.maxAge,
+                requestTimeout: configuration.requestTimeout)
         )
     }
 }

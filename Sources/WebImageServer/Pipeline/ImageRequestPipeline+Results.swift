@@ -20,13 +20,17 @@ extension ImageRequestPipeline {
         return ETag.make(key: job.key, fingerprint: fingerprint)
     }
 
-    /// Step "shared work": identical requests in flight share one run of `work` (429, 504 as it fails).
+    /// Step "shared work": identical requests in flight share one run of `work`; a request that outlives the
+    /// request timeout leaves it with 504 (the work stops when no request waits for it any more).
     func sharedWork(_ job: ImageJob, _ work: @escaping @Sendable () async throws(ServerError) -> ProcessedImage) async throws(ServerError) -> ProcessedImage {
+        let shared = shared
         do {
-            return try await shared.value(for: job.key) { try await work() }
+            return try await withDeadline(limits.requestTimeout) {
+                try await shared.value(for: job.key) { try await work() }
+            }
         } catch let error as ServerError {
             throw error
-        } catch is SharedWork<ProcessedImage>.TimedOut {
+        } catch is DeadlinePassed {
             throw .timedOut
         } catch {
             throw ServerError(.serviceUnavailable, "the request was cancelled")

@@ -17,7 +17,7 @@ struct ImageRequestPipeline: Sendable {
     /// Where sources come from: the server's own manager (disk cache, loader, revalidation).
     let sources: ImageManager
     let results: ResultCache
-    let shared: SharedWork<ProcessedImage>
+    let shared: SharedTasks<String, ProcessedImage>
     let admission: WorkLimiter
     let decoding: ImageDecodingOptions
     let coders: ImageCodersManager
@@ -31,6 +31,7 @@ struct ImageRequestPipeline: Sendable {
         var defaultQuality: Int
         var sourceMaxAge: Duration
         var maxAge: Int
+        var requestTimeout: Duration
     }
 
     /// Answers `request` (its raw path, still percent-encoded: what the signature covers).

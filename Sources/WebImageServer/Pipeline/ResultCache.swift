@@ -30,7 +30,7 @@ final class ResultCache: Sendable {
         guard let disk, let entry = await disk.entry(forKey: key),
             let extended = entry.extendedData,
             let metadata = try? JSONDecoder().decode(Metadata.self, from: extended),
-            Date().timeIntervalSince(metadata.created) < maximumAge.timeInterval
+            Date().timeIntervalSince(metadata.created) < maximumAge.seconds
         else { return nil }
         return ProcessedImage(data: entry.data, format: metadata.format, etag: metadata.etag, lastModified: metadata.lastModified)
     }
@@ -46,12 +46,5 @@ final class ResultCache: Sendable {
             return count
         }
         if count % 64 == 0 { _ = try? await disk.clean() }
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as a `TimeInterval`.
-    var timeInterval: TimeInterval {
-        TimeInterval(components.seconds) + TimeInterval(components.attoseconds) / 1e18
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import WebImageCore
 
 /// Gives every request an id (`X-Request-ID`: the client's when it is short and plain, else a new one), echoed
 /// in the response, and records it when it ends: one log line and the request metrics, whatever the status.
@@ -32,7 +33,7 @@ struct RequestRecordMiddleware: RouterMiddleware {
             "path": "\(Self.loggable(request.head.path ?? "/"))",
             "status": "\(response.status.code)",
             "bytes": "\(response.headers[.contentLength] ?? "0")",
-            "ms": "\(String(format: "%.1f", Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000))",
+            "ms": "\(String(format: "%.1f", duration.seconds * 1000))",
         ])
         return response
     }
