@@ -74,6 +74,14 @@ start_webimage() {
     local extension=$1
     pattern="/unsafe/rs:fit:%d:0/plain/$origin/photo-%04d.jpg@$extension"
 }
+# BASELINE_WEBIMAGE=path adds a "baseline" server: that binary, started as webimage is (an earlier build, to
+# compare a change in the same run: BENCH_SERVERS="webimage baseline").
+start_baseline() {
+    local saved=$bin
+    bin=${BASELINE_WEBIMAGE:?set BASELINE_WEBIMAGE to the binary to compare with}
+    start_webimage "$@"
+    bin=$saved
+}
 start_thumbor() {
     cat > "$scratch/thumbor.conf" <<CONF
 LOADER = 'thumbor.loaders.http_loader'
@@ -275,7 +283,7 @@ def cell(name):
     out.update(rss)
     return out
 
-servers = [("webimage", "webimage serve"), ("thumbor", f"thumbor {thumbor_version}"), ("nginx", "nginx image_filter")]
+servers = [("webimage", "webimage serve"), ("baseline", "webimage serve (baseline build)"), ("thumbor", f"thumbor {thumbor_version}"), ("nginx", "nginx image_filter")]
 formats = [("jpg", "JPEG"), ("png", "PNG"), ("webp", "WebP"), ("avif", "AVIF")]
 fmt_ms = lambda v: "—" if v is None else (f"{v:.0f}" if v >= 10 else f"{v:.1f}")
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.machine())

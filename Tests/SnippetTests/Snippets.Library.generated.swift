@@ -138,11 +138,16 @@ enum LibrarySnippets {
         // Refresh: deliver the cached image, then revalidate it with its stored ETag/Last-Modified;
         // a 304 means no second callback, a new image means a second one.
         manager.loadImage(with: profileURL, options: [.refreshCached]) { result in show(try? result.get().image) }
+
+        // The bytes alone, not decoded (Nuke's data(for:)): from the disk cache, else downloaded and stored.
+        let source = try await manager.loadData(from: url)
+        print(source.data.count, source.response.validators)
         _ = manager
         _ = loaded
         _ = operation
         _ = context
         _ = avatar
+        _ = source
     }
 
     static func example8() async throws {

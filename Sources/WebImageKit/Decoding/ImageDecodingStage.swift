@@ -29,6 +29,24 @@ struct ImageDecodingStage: Sendable {
         return image.scaled(forKey: key)
     }
 
+    /// Downloaded bytes as a ``DownloadResult``, decoded on the decoding threads; bytes that do not decode are
+    /// ``ImageDownloadError/Code/decodeFailed``, naming the coder's error.
+    func result(of downloaded: DownloadedData, key: String?, options: ImageDecodingOptions) async throws(ImageDownloadError) -> DownloadResult {
+        try await WorkerThreads.processing.run { [self] () throws(ImageDownloadError) -> DownloadResult in
+            try resultHere(of: downloaded, key: key, options: options)
+        }
+    }
+
+    /// ``result(of:key:options:)`` on the calling thread.
+    func resultHere(of downloaded: DownloadedData, key: String?, options: ImageDecodingOptions) throws(ImageDownloadError) -> DownloadResult {
+        do {
+            let image = try decodeHere(downloaded.data, key: key, options: options)
+            return DownloadResult(image: image, data: downloaded.data, response: downloaded.response)
+        } catch {
+            throw ImageDownloadError(.decodeFailed, "the downloaded bytes could not be decoded", underlying: error)
+        }
+    }
+
     /// `options` with the seeds' 60 MB scale-down budget filled in when `scalingDown` and none was set.
     static func options(_ options: ImageDecodingOptions, scalingDown: Bool) -> ImageDecodingOptions {
         var options = options

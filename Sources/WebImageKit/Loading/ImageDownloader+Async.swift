@@ -76,12 +76,7 @@ extension ImageDownloader {
     ) async throws(ImageDownloadError) -> DownloadResult {
         let downloaded = try await data(for: url, options: options, progress: progress)
         let decoding = ImageDecodingStage.options(decoding, scalingDown: options.contains(.scaleDownLargeImages))
-        do {
-            let image = try await ImageDecodingStage(coders: coders).decode(downloaded.data, key: nil, options: decoding)
-            return DownloadResult(image: image, data: downloaded.data, response: downloaded.response)
-        } catch {
-            throw ImageDownloadError(.decodeFailed, "the downloaded bytes could not be decoded", underlying: error)
-        }
+        return try await ImageDecodingStage(coders: coders).result(of: downloaded, key: nil, options: decoding)
     }
 
     /// The callback form of ``image(for:options:decoding:coders:progress:)``: queues (or joins) the download
@@ -114,13 +109,7 @@ extension ImageDownloader {
             case .success(let downloaded):
                 guard token.isActive else { return }  // cancelled meanwhile: no decode
                 WorkerThreads.processing.submit {
-                    let result: Result<DownloadResult, ImageDownloadError>
-                    do {
-                        let image = try stage.decodeHere(downloaded.data, key: nil, options: decoding)
-                        result = .success(DownloadResult(image: image, data: downloaded.data, response: downloaded.response))
-                    } catch {
-                        result = .failure(ImageDownloadError(.decodeFailed, "the downloaded bytes could not be decoded", underlying: error))
-                    }
+                    let result = Result { () throws(ImageDownloadError) in try stage.resultHere(of: downloaded, key: nil, options: decoding) }
                     token.finish { completion(result) }
                 }
             }

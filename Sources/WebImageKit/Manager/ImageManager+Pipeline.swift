@@ -134,11 +134,10 @@ extension ImageManager {
         let downloaded = try await fetch(request, options: options, validators: validators, progress: progress)
         decodeBacklog.downloaded(ticket, bytes: downloaded.data.count)
         guard !downloaded.isNotModified else { return nil }
-        do {
-            let image = try await request.decodingStage.decode(downloaded.data, key: request.key, options: request.decoding)
-            return DownloadResult(image: image, data: downloaded.data, response: downloaded.response)
+        do throws(ImageDownloadError) {
+            return try await request.decodingStage.result(of: downloaded, key: request.key, options: request.decoding)
         } catch {
-            throw failure(ImageDownloadError(.decodeFailed, "the loaded bytes could not be decoded", underlying: error), request)
+            throw failure(error, request)
         }
     }
 
