@@ -8,7 +8,7 @@ import WebImageTestSupport
 /// A Hummingbird origin on 127.0.0.1, port 0, that serves the sources of the server tests.
 ///
 /// Routes: `/photo.jpg` (400×300 JPEG, left half red, right half blue), `/alpha.png` (64×32 PNG with
-/// alpha), `/status/:code` (that status, a text body), `/animation.gif` (three frames), `/validated.jpg` (the photo with `ETag` and
+/// alpha), `/status/:code` (that status, a text body), `/broken.jpg` (text sent as `image/jpeg`), `/animation.gif` (three frames), `/validated.jpg` (the photo with `ETag` and
 /// `Last-Modified`; 304 to its ETag), `/slow/:milliseconds/photo.jpg` (the photo after a delay) and `/redirect?to=URL` (a 302 to
 /// `URL`). ``requests`` counts what arrived, by path.
 struct SourceOrigin: Sendable {
@@ -53,6 +53,7 @@ struct SourceOrigin: Sendable {
         router.get("redirect") { request, _ in
             Response(status: .found, headers: [.location: request.uri.queryParameters.get("to") ?? "/"])
         }
+        router.get("broken.jpg") { _, _ in Self.image(Data("not a JPEG at all".utf8), type: "image/jpeg") }
         router.get("status/:code") { _, context in
             let code = context.parameters.get("code", as: Int.self) ?? 500
             return Response(status: .init(code: code), headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "status \(code)")))

@@ -76,3 +76,27 @@ final class CountingCache: ImageCaching {
         try await base.clear(cacheType: cacheType)
     }
 }
+
+/// What the server keeps of a source that is not an image, and what it says about it.
+@Suite struct UndecodableSourceTests {
+    @Test func aSourceThatDoesNotDecodeIs422AndIsFetchedAgainNextTime() async throws {
+        try await ServerTestHarness.run { client, base, origin in
+            for width in [40, 41] {
+                try await client.execute(uri: "/_/w:\(width)/plain/\(base)/broken.jpg", method: .get) { response in
+                    #expect(response.status == .unprocessableContent)
+                    #expect(String(buffer: response.body) == "the source is not an image the server can decode\n")
+                }
+            }
+            #expect(await origin.requests.count("/broken.jpg") == 2)
+        }
+    }
+
+    @Test func anErrorAfterAcceptNegotiationVariesByAccept() async throws {
+        try await ServerTestHarness.run(configure: { $0.autoWebP = true }) { client, base, _ in
+            try await client.execute(uri: "/_/w:42/plain/\(base)/broken.jpg", method: .get, headers: [.accept: "image/webp"]) { response in
+                #expect(response.status == .unprocessableContent)
+                #expect(response.headers[.vary] == "Accept")
+            }
+        }
+    }
+}

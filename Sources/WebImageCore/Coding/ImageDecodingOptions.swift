@@ -43,7 +43,9 @@ public struct ImageDecodingOptions: Hashable, Sendable {
     public var thumbnailMode: ThumbnailMode
     /// The largest `width × height` the file's header may declare, even when a thumbnail or scale-down would
     /// decode fewer pixels (an image server's source limit); larger fails with ``ImageCodingError/Code/imageTooLarge``
-    /// before decoding. `nil` (the default): only ``maximumPixelCount``, which bounds what is decoded.
+    /// before decoding. The decoders that shrink while decoding (JPEG, WebP) check it; the others check their
+    /// header's size against ``maximumPixelCount``, so set both to bound every format. `nil` (the default): only
+    /// ``maximumPixelCount``, which bounds what is decoded.
     public var maximumSourcePixelCount: Int?
     /// Scale down images whose decoded pixels would take more than this many bytes, keeping the aspect
     /// ratio (the seeds' ScaleDownLargeImages; ``defaultScaleDownLimitBytes`` is their 60 MB). `nil`: never.

@@ -117,19 +117,4 @@ extension DiskStorage {
         }
         return attributeSet
     }
-
-    /// The extended data of the entry `name` in `directory`: the extended attribute, else the sidecar file.
-    func readExtendedData(directory: String, name: String) -> Data? {
-        let path = directory + "/" + name
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd >= 0 {
-            let attribute = ExtendedAttribute.get(from: fd)
-            _ = POSIXFile.close(fd)
-            if case .success(let bytes) = attribute { return Data(bytes) }
-        }
-        if case .success(let data) = POSIXFile.read(directory + "/" + Self.sidecarName(for: name), touch: false) {
-            return data
-        }
-        return nil
-    }
 }

@@ -102,13 +102,8 @@ package struct DiskStorage: Sendable {
             let read = POSIXFile.readContents(
                 candidate.path, touch: touches(candidate), mappingFrom: configuration.memoryMappingThreshold, attribute: true)
             guard case .success(let contents) = read else { continue }
-            // The attribute came through the same descriptor; only an entry without one may have a sidecar.
-            let extended: Data?
-            if case .success(let bytes) = contents.attribute {
-                extended = Data(bytes)
-            } else {
-                extended = try? POSIXFile.read(candidate.directory + "/" + Self.sidecarName(for: candidate.name), touch: false).get()
-            }
+            // The attribute came through the same descriptor.
+            let extended = extendedData(contents.attribute, of: candidate)
             var entry = DiskCacheEntry(data: contents.data, extendedData: extended, url: URL(fileURLWithPath: candidate.path))
             entry.modificationDate = contents.modificationDate
             return entry
@@ -140,7 +135,8 @@ package struct DiskStorage: Sendable {
     package func metadata(forKey key: String) -> (extendedData: Data?, modificationDate: Date)? {
         for candidate in candidates(forKey: key) {
             guard case .success(let status) = POSIXFile.status(candidate.path), status.isRegularFile else { continue }
-            return (readExtendedData(directory: candidate.directory, name: candidate.name), status.modificationDate)
+            // The attribute read by path: the entry is not opened.
+            return (extendedData(ExtendedAttribute.get(atPath: candidate.path), of: candidate), status.modificationDate)
         }
         return nil
     }
@@ -165,6 +161,13 @@ extension DiskStorage {
             for name in names { result.append(Candidate(directory: directory, name: name, isMain: index == 0)) }
         }
         return result
+    }
+
+    /// The extended data of `candidate`: its attribute when there is one, else its sidecar file (written where
+    /// the file system refused the attribute).
+    func extendedData(_ attribute: Result<[UInt8], Errno>?, of candidate: Candidate) -> Data? {
+        if case .success(let bytes) = attribute { return Data(bytes) }
+        return try? POSIXFile.read(candidate.directory + "/" + Self.sidecarName(for: candidate.name), touch: false).get()
     }
 
     /// Whether reading `candidate` refreshes its access date (only main-directory entries, only by access date).

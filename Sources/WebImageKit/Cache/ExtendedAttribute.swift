@@ -1,6 +1,6 @@
 import Glibc
 
-/// Linux extended attributes (`fsetxattr`, `fgetxattr`, `fremovexattr`), looked up in the C library at
+/// Linux extended attributes (`fsetxattr`, `fgetxattr`, `lgetxattr`, `fremovexattr`), looked up in the C library at
 /// run time because the Glibc module does not import `<sys/xattr.h>`. Where the C library lacks them,
 /// every call fails with `ENOTSUP`, so callers fall back to sidecar files.
 enum ExtendedAttribute {
@@ -9,11 +9,13 @@ enum ExtendedAttribute {
 
     private typealias SetFunction = @convention(c) (Int32, UnsafePointer<CChar>, UnsafeRawPointer?, Int, Int32) -> Int32
     private typealias GetFunction = @convention(c) (Int32, UnsafePointer<CChar>, UnsafeMutableRawPointer?, Int) -> Int
+    private typealias PathGetFunction = @convention(c) (UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafeMutableRawPointer?, Int) -> Int
     private typealias RemoveFunction = @convention(c) (Int32, UnsafePointer<CChar>) -> Int32
 
     private struct Functions: @unchecked Sendable {
         var set: SetFunction?
         var get: GetFunction?
+        var getAtPath: PathGetFunction?
         var remove: RemoveFunction?
     }
 
@@ -21,6 +23,7 @@ enum ExtendedAttribute {
     private static let functions = Functions(
         set: dlsym(nil, "fsetxattr").map { unsafeBitCast($0, to: SetFunction.self) },
         get: dlsym(nil, "fgetxattr").map { unsafeBitCast($0, to: GetFunction.self) },
+        getAtPath: dlsym(nil, "lgetxattr").map { unsafeBitCast($0, to: PathGetFunction.self) },
         remove: dlsym(nil, "fremovexattr").map { unsafeBitCast($0, to: RemoveFunction.self) }
     )
 
@@ -34,11 +37,22 @@ enum ExtendedAttribute {
     /// The attribute's value on `fd`; `.failure(.ENODATA)` when the file has none.
     static func get(from fd: Int32) -> Result<[UInt8], Errno> {
         guard let function = functions.get else { return .failure(.ENOTSUP) }
+        return read { buffer, count in function(fd, name, buffer, count) }
+    }
+
+    /// The attribute's value on the file at `path` (not following a symbolic link), without opening it.
+    static func get(atPath path: String) -> Result<[UInt8], Errno> {
+        guard let function = functions.getAtPath else { return .failure(.ENOTSUP) }
+        return read { buffer, count in function(path, name, buffer, count) }
+    }
+
+    /// Reads a value through `call` (a buffer of 0 bytes asks for the size).
+    private static func read(_ call: (UnsafeMutableRawPointer?, Int) -> Int) -> Result<[UInt8], Errno> {
         for _ in 0..<4 {  // the value may change between the size query and the read
-            let size = function(fd, name, nil, 0)
+            let size = call(nil, 0)
             guard size >= 0 else { return .failure(POSIXFile.currentError()) }
             var bytes = [UInt8](repeating: 0, count: size)
-            let read = bytes.withUnsafeMutableBytes { function(fd, name, $0.baseAddress, $0.count) }
+            let read = bytes.withUnsafeMutableBytes { call($0.baseAddress, $0.count) }
             if read >= 0 { return .success(Array(bytes.prefix(read))) }
             if errno != ERANGE { return .failure(POSIXFile.currentError()) }
         }

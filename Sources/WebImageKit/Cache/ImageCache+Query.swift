@@ -103,15 +103,11 @@ extension ImageCache {
                 image: memoryImage, data: entry?.data, extendedData: entry?.extendedData, cacheType: .memory)
         }
         guard let entry else { return nil }
-        let image: Image
-        do {
-            image = try ImageDecodingStage(coders: coders).decodeHere(entry.data, key: key, options: decoding)
-        } catch {
+        guard let (image, promotes) = ImageDecodingStage(coders: coders).decodeHit(entry.data, key: key, options: decoding) else {
             removeCorrupt(entry, key: key)
             return nil
         }
-        // A reduced decode (thumbnail, first frame) is not the image this key names: do not promote it.
-        if configuration.cachesImagesInMemory, decoding.decodesFullImage { memoryCache.setValue(image, forKey: key) }
+        if promotes, configuration.cachesImagesInMemory { memoryCache.setValue(image, forKey: key) }
         return CacheQueryResult(image: image, data: entry.data, extendedData: entry.extendedData, cacheType: .disk)
     }
 

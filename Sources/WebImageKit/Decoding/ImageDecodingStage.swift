@@ -29,6 +29,14 @@ struct ImageDecodingStage: Sendable {
         return image.scaled(forKey: key)
     }
 
+    /// The bytes of a cache hit as the caller sees them, decoded on the calling thread: the image and whether it
+    /// goes to the memory cache (only a full decode: a thumbnail or first frame is not the image the key names),
+    /// or nil when the bytes do not decode, which makes the hit a miss whose entry the caller removes.
+    func decodeHit(_ data: Data, key: String, options: ImageDecodingOptions) -> (image: Image, promotes: Bool)? {
+        guard let image = try? decodeHere(data, key: key, options: options) else { return nil }
+        return (image, options.decodesFullImage)
+    }
+
     /// Downloaded bytes as a ``DownloadResult``, decoded on the decoding threads; bytes that do not decode are
     /// ``ImageDownloadError/Code/decodeFailed``, naming the coder's error.
     func result(of downloaded: DownloadedData, key: String?, options: ImageDecodingOptions) async throws(ImageDownloadError) -> DownloadResult {

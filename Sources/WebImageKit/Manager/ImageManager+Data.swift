@@ -7,6 +7,9 @@ extension ImageManager {
     /// their validators), as Nuke's `data(for:)`. An entry older than ``Configuration/revalidationInterval`` is
     /// asked for again first, conditionally.
     ///
+    /// It is not one of the manager's shared loads (``isRunning`` and ``cancelAll()`` do not see it; cancel the
+    /// calling task instead) and does not ask the delegate; simultaneous calls for one URL share the download.
+    ///
     /// For a disk hit, ``DownloadedData/response`` is the response the bytes were stored with (status 200, the
     /// `ETag`, `Last-Modified` and `Content-Type` kept beside them), so its ``DownloadResponse/validators`` are
     /// the source's either way.
@@ -23,7 +26,7 @@ extension ImageManager {
         }
         let request = makeRequest(url: url, options: options, context: nil)
         if !options.contains(.fromLoaderOnly), let stored = try await storedOriginal(request) {
-            metrics.recordHit(stored.cacheType == .notCached ? .disk : stored.cacheType)
+            metrics.recordHit(stored.cacheType)
             return stored.downloaded(url: url)
         }
         if options.contains(.fromCacheOnly) {
@@ -59,7 +62,7 @@ extension ImageManager {
     /// keeps them (the origin's trouble does not hide an image the cache has). `nil` on a miss.
     func storedOriginal(_ request: LoadRequest) async throws(ImageLoadError) -> StoredOriginal? {
         let cacheType = request.isDerived ? request.originalQueryCacheType : (request.queryCacheType.includesDisk ? .disk : .notCached)
-        guard cacheType != .notCached, let stored = await request.originalCache.storedData(forKey: request.key, cacheType: cacheType),
+        guard cacheType != .notCached, let stored = await request.originalBytesCache.storedData(forKey: request.key, cacheType: cacheType),
               let data = stored.data
         else { return nil }
         let original = StoredOriginal(data: data, info: StoredResponseInfo(decoding: stored.extendedData), cacheType: stored.cacheType)
@@ -81,12 +84,12 @@ extension ImageManager {
             return original
         }
         if fetched.isNotModified {
-            await markFresh(request.key, original, in: request.originalCache, request: request)
+            await markFresh(request.key, original, in: request.originalBytesCache, request: request)
             return original
         }
         let info = StoredResponseInfo(fetched.response)
         await store(nil, data: fetched.data, forKey: request.key, extendedData: info.encoded(),
-                    cacheType: .disk, in: request.originalCache, request: request)
+                    cacheType: .disk, in: request.originalBytesCache, request: request)
         return StoredOriginal(data: fetched.data, info: info, cacheType: .notCached)
     }
 

@@ -72,16 +72,14 @@ extension ImageManager {
             return nil
         }
         let decoding = request.isDerived ? request.derivedDecoding : request.decoding
-        let image: Image
-        do {
-            image = try await request.decodingStage.decode(data, key: key, options: decoding)
-        } catch {
+        let stage = request.decodingStage
+        let hit = await WorkerThreads.processing.run { stage.decodeHit(data, key: key, options: decoding) }
+        guard let (image, promotes) = hit else {
             logger.debug("a cached entry does not decode; removing it", metadata: ["key": "\(key)"])
             try? await request.cache.remove(forKey: key, cacheType: .disk)
             return nil
         }
-        // A reduced decode (thumbnail, first frame) is not the image this key names: do not promote it.
-        if decoding.decodesFullImage {
+        if promotes {
             try? await request.cache.store(image, data: nil, forKey: key, extendedData: nil, cacheType: .memory)
         }
         return ImageLoadResult(image: image, data: data, cacheType: cacheType, url: request.url)

@@ -38,7 +38,8 @@ public final class ImageManager: Sendable {
         /// How long original bytes on disk are used as they are; past it, the next load that reads them asks
         /// the loader again with their `ETag`/`Last-Modified` first (a 304 keeps them, new bytes replace them, a
         /// failure keeps them). `nil` (the default, as SDWebImage): never; ``ImageLoadOptions/refreshCached``
-        /// asks every time. Images already decoded in memory are not revalidated.
+        /// asks every time. Only originals are revalidated: images already decoded in memory, and thumbnails or
+        /// transformed images stored under keys of their own, are used as they are.
         public var revalidationInterval: Duration?
 
         /// Creates a configuration; the defaults keep URLs as keys, store downloaded bytes, transform nothing

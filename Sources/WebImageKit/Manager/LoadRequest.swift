@@ -35,6 +35,9 @@ struct LoadRequest: Sendable {
             cacheTypes: [queryCacheType, storeCacheType, originalQueryCacheType, originalStoreCacheType])
     }
 
+    /// Where the original bytes are kept: the original cache for a derived image, else the request's cache.
+    var originalBytesCache: any ImageCaching { isDerived ? originalCache : cache }
+
     /// Whether what is delivered differs from the original (so it has a key of its own).
     var isDerived: Bool { finalKey != key }
 

@@ -31,13 +31,6 @@ final class WorkLimiter: Sendable {
         state.withLock { ($0.active, $0.waiting.count) }
     }
 
-    /// Runs `work` in a worker slot, waiting for one if needed.
-    func run<T: Sendable>(_ work: () async throws -> T) async throws -> T {
-        try await acquire()
-        defer { release() }
-        return try await work()
-    }
-
     /// Takes a slot, waiting in line when all are busy; throws ``Busy`` when the line is full, or
     /// `CancellationError` when the task is cancelled while waiting.
     func acquire() async throws {

@@ -15,14 +15,16 @@ extension ImageRequestPipeline {
             options.thumbnailPixelSize = shrink.size
             options.thumbnailMode = shrink.mode
         }
-        let coders = coders, decodingOptions = options
+        let coders = coders, decodingOptions = options, metrics = metrics
         do {
-            return try await metrics.time(.decode) {
-                try await WorkerThreads.processing.run { () throws -> Image in try coders.decode(data, options: decodingOptions) }
+            return try await WorkerThreads.processing.run { () throws -> Image in
+                try metrics.time(.decode) { try coders.decode(data, options: decodingOptions) }
             }
-        } catch let error as ImageCodingError {
+        } catch let error as ImageCodingError where error.code == .imageTooLarge || error.code == .animationTooLarge {
             throw ServerError(error, maximumSourcePixelCount: limits.maximumSourcePixelCount)
         } catch {
+            // Bytes that are no image are not kept: the next request fetches the source again.
+            try? await sources.cache.remove(forKey: sources.cacheKey(for: job.source), cacheType: .disk)
             throw ServerError(.unprocessableContent, "the source is not an image the server can decode")
         }
     }

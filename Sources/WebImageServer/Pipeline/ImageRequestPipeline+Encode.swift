@@ -8,10 +8,10 @@ extension ImageRequestPipeline {
     func encode(_ image: Image, as format: ImageFormat, _ job: ImageJob) async throws(ServerError) -> Data {
         let options = ImageEncodingOptions(
             quality: Double(job.options.quality ?? limits.defaultQuality) / 100, firstFrameOnly: !ImageJob.animatedFormats.contains(format))
-        let coders = coders
+        let coders = coders, metrics = metrics
         do {
-            return try await metrics.time(.encode) {
-                try await WorkerThreads.processing.run { () throws -> Data in try coders.encode(image, as: format, options: options) }
+            return try await WorkerThreads.processing.run { () throws -> Data in
+                try metrics.time(.encode) { try coders.encode(image, as: format, options: options) }
             }
         } catch {
             throw ServerError(.internalServerError, "the image could not be encoded as \(format.displayName)")

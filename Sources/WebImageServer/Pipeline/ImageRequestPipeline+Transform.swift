@@ -3,25 +3,24 @@ import HTTPTypes
 import WebImageKit
 
 extension ImageRequestPipeline {
-    /// The result's format, decided once before the transform (which flattens for it): the one asked for, else
-    /// the source's when it can be written, else PNG when the result will have alpha and JPEG when not.
+    /// The result's format, decided once before the transform (which flattens for it), as imgproxy decides it:
+    /// the one asked for, else the source's when it can be written, else PNG when the result is expected to have
+    /// alpha (the source has it, or `extend` may add it, and no `background` flattens it) and JPEG when not.
     func outputFormat(for image: Image, _ job: ImageJob) -> ImageFormat {
         if let format = job.format { return format }
-        if Self.writableFormats.contains(image.format), coders.canEncode(to: image.format) { return image.format }
+        if ImageJob.keptFormats.contains(image.format), coders.canEncode(to: image.format) { return image.format }
         let expectsAlpha = job.options.background == nil && (image.hasAlpha || job.options.extend)
         return expectsAlpha ? .png : .jpeg
     }
-
-    /// The formats a result keeps from its source.
-    static let writableFormats: Set<ImageFormat> = [.jpeg, .png, .gif, .webp, .avif]
 
     /// Step "transform": crop, resize, rotate, blur, sharpen, extend and flatten (``ProcessingTransformer``), every
     /// frame, on the processing threads; a result over the pixel limit is refused before it is allocated (422).
     func transform(_ image: Image, _ job: ImageJob, format: ImageFormat) async throws(ServerError) -> Image {
         let transformer = ProcessingTransformer(options: job.options, maximumPixelCount: limits.maximumResultPixelCount, outputFormat: format)
+        let metrics = metrics
         do {
-            return try await metrics.time(.process) {
-                try await WorkerThreads.processing.run { () throws -> Image in try transformer.transform(image) }
+            return try await WorkerThreads.processing.run { () throws -> Image in
+                try metrics.time(.process) { try transformer.transform(image) }
             }
         } catch let error as ImageProcessingError where error.code == .outputTooLarge {
             throw ServerError(.unprocessableContent, "the result would be larger than the server allows")

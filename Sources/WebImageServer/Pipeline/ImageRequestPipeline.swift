@@ -7,8 +7,8 @@ import WebImageKit
 /// `processing/pipeline.go` is the model). Each step is a function in a file of its own beside this one;
 /// each throws a ``ServerError`` that Hummingbird renders.
 ///
-/// parse → authorize → key (once, in the ``ImageJob``) → result cache → not modified? → shared work →
-/// admission → source → decode with shrink-on-load → transform → encode → store → respond.
+/// authorize → parse (the result key made once, in the ``ImageJob``) → result cache → not modified? → shared
+/// work → admission → source → decode with shrink-on-load → transform → encode → store → respond.
 struct ImageRequestPipeline: Sendable {
     let signature: URLSignatureVerifier
     let parser: ImgproxyURLParser
@@ -39,7 +39,15 @@ struct ImageRequestPipeline: Sendable {
         let path = Self.rawPath(request)
         try authorize(path)
         let job = try parse(path, accept: request.headers[.accept])
-        let ifNoneMatch = request.headers[.ifNoneMatch]
+        do {
+            return try await answer(job, ifNoneMatch: request.headers[.ifNoneMatch])
+        } catch {
+            throw job.variesByAccept ? error.adding(.vary, "Accept") : error
+        }
+    }
+
+    /// The steps after parsing: the result for `job`, or why not.
+    private func answer(_ job: ImageJob, ifNoneMatch: String?) async throws(ServerError) -> Response {
         if let cached = await cachedResult(job) {
             return respond(cached, job, ifNoneMatch: ifNoneMatch)
         }

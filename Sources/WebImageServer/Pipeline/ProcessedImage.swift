@@ -13,14 +13,9 @@ struct ProcessedImage: Sendable {
     let etag: String
     /// The source's `Last-Modified`, passed through.
     let lastModified: String?
+}
 
-    init(data: Data, format: ImageFormat, etag: String, lastModified: String?) {
-        self.data = data
-        self.format = format
-        self.etag = etag
-        self.lastModified = lastModified
-    }
-
+extension ProcessedImage {
     /// A result just made from a source with `validators`, for the job with `key`.
     init(data: Data, format: ImageFormat, validators: Validators, key: String) {
         let fingerprint = ETag.fingerprint(validators) ?? Data(SHA256.hash(data: data))

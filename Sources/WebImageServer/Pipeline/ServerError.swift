@@ -19,6 +19,13 @@ struct ServerError: HTTPResponseError, Sendable, Equatable {
         self.headers = headers
     }
 
+    /// The same error with one more header.
+    func adding(_ name: HTTPField.Name, _ value: String) -> ServerError {
+        var error = self
+        error.headers[name] = value
+        return error
+    }
+
     func response(from request: Request, context: some RequestContext) throws -> Response {
         Self.text(status, message, extra: headers)
     }

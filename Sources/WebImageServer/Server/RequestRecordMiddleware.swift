@@ -23,6 +23,9 @@ struct RequestRecordMiddleware: RouterMiddleware {
             response = try await next(request, context)
         } catch let error as any HTTPResponseError {
             response = try error.response(from: request, context: context)
+        } catch {
+            logger.error("unexpected error", metadata: ["request_id": "\(requestID)", "error": "\(error)"])
+            response = ServerError.text(.internalServerError, "the request failed")
         }
         response.headers[Self.requestIDField] = requestID
         let duration = ContinuousClock.now - start
