@@ -131,7 +131,7 @@ import WebImageTestSupport
         let configuration = ImageServerConfiguration(port: 0, loader: UnreachableLoader())
         let metrics = ServerMetrics(), logger = ServerTestHarness.quietLogger
         let pipeline = try ImageRequestPipeline(configuration: configuration, metrics: metrics, logger: logger)
-        let router = buildRouter(pipeline: pipeline, state: state, playground: false, metrics: metrics, logger: logger)
+        let router = buildRouter(pipeline: pipeline, state: state, metrics: metrics, logger: logger)
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.router) { client in
             try await client.execute(uri: "/health", method: .get) { #expect($0.status == .ok) }

@@ -21,8 +21,8 @@ import WebImageTestSupport
             negotiation: configured.negotiation,
             sources: ImageManager(cache: counting, loader: configured.sources.loader, configuration: configured.sources.configuration, logger: logger),
             results: configured.results, shared: configured.shared, admission: configured.admission, decoding: configured.decoding,
-            coders: configured.coders, metrics: metrics, limits: configured.limits)
-        let app = Application(router: buildRouter(pipeline: pipeline, state: ServerState(), playground: false, metrics: metrics, logger: logger))
+            coders: configured.coders, metrics: metrics, configuration: configured.configuration)
+        let app = Application(router: buildRouter(pipeline: pipeline, state: ServerState(), metrics: metrics, logger: logger))
         try await origin.run { base in
             try await app.test(.router) { client in
                 try await client.execute(uri: "/_/w:60/plain/\(base)/validated.jpg", method: .get) { #expect($0.status == .ok) }

@@ -18,6 +18,7 @@ extension ImageRequestPipeline {
             settings.maximumRedirects = configuration.maximumRedirects
             // Admission bounds the work; the downloader's own queue never holds a request back.
             settings.maximumConcurrentDownloads = max(64, configuration.workers + configuration.maximumQueue)
+            if let userAgent = configuration.userAgent { settings.headers["User-Agent"] = userAgent }
             // With a transport, the downloader holds no HTTPClient: nothing to shut down.
             loader = ImageDownloader(configuration: settings, logger: logger)
         }
@@ -42,13 +43,7 @@ extension ImageRequestPipeline {
             decoding: decoding,
             coders: .shared,
             metrics: metrics,
-            limits: Limits(
-                maximumSourcePixelCount: configuration.maximumSourcePixelCount,
-                maximumResultPixelCount: configuration.maximumResultPixelCount,
-                defaultQuality: configuration.defaultQuality,
-                sourceMaxAge: configuration.sourceMaxAge,
-                maxAge: configuration.maxAge,
-                requestTimeout: configuration.requestTimeout)
+            configuration: configuration
         )
     }
 }

@@ -9,7 +9,7 @@ extension ImageRequestPipeline {
     /// header's size is checked against the source pixel limit before any pixel is decoded (422).
     func decode(_ data: Data, _ job: ImageJob) async throws(ServerError) -> Image {
         var options = decoding
-        options.applyOrientation = job.options.autoRotate ?? true
+        options.applyOrientation = job.options.autoRotate ?? configuration.autoRotate
         options.firstFrameOnly = !job.keepsAnimation
         if let shrink = job.options.shrinkOnLoad {
             options.thumbnailPixelSize = shrink.size
@@ -21,7 +21,7 @@ extension ImageRequestPipeline {
                 try metrics.time(.decode) { try coders.decode(data, options: decodingOptions) }
             }
         } catch let error as ImageCodingError where error.code == .imageTooLarge || error.code == .animationTooLarge {
-            throw ServerError(error, maximumSourcePixelCount: limits.maximumSourcePixelCount)
+            throw ServerError(error, maximumSourcePixelCount: configuration.maximumSourcePixelCount)
         } catch {
             // Bytes that are no image are not kept: the next request fetches the source again.
             try? await sources.cache.remove(forKey: sources.cacheKey(for: job.source), cacheType: .disk)

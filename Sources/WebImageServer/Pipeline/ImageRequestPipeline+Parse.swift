@@ -3,8 +3,14 @@ import HTTPTypes
 import WebImageKit
 
 extension ImageRequestPipeline {
-    /// Step "authorize": the signature covers the path after its first segment (403 when it does not match).
-    func authorize(_ path: String) throws(ServerError) {
+    /// Step "authorize": the secret, when one is configured (`Authorization: Bearer <secret>`), and the signature,
+    /// which covers the path after its first segment; 403 when either does not match.
+    func authorize(_ path: String, authorization: String?) throws(ServerError) {
+        if let secret = configuration.secret {
+            let expected = Array(("Bearer " + secret).utf8), given = Array((authorization ?? "").utf8)
+            let differences = zip(expected, given).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) }
+            guard expected.count == given.count, differences == 0 else { throw ServerError(.forbidden, "invalid secret") }
+        }
         let (signatureSegment, signedPath) = ImgproxyURLParser.splitSignature(path) ?? ("", "")
         guard signature.isValid(signature: signatureSegment, signedPath: signedPath) else {
             throw ServerError(.forbidden, "invalid signature")
@@ -20,16 +26,18 @@ extension ImageRequestPipeline {
         } catch {
             throw ServerError(.badRequest, error.message)
         }
+        var sourceURL = parsed.sourceURL
+        if let base = configuration.baseURL, !sourceURL.hasPrefix(base) { sourceURL = base + sourceURL }
         let checked: SourceURL
         do {
-            checked = try sourcePolicy.check(parsed.sourceURL)
+            checked = try sourcePolicy.check(sourceURL)
         } catch {
             switch error.code {
             case .notAllowed, .refusedAddress: throw ServerError(.forbidden, error.message)
             case .unsupportedScheme, .malformed: throw ServerError(.badRequest, error.message)
             }
         }
-        guard let source = URL(string: parsed.sourceURL) else { throw ServerError(.badRequest, "the source URL is not valid") }
+        guard let source = URL(string: sourceURL) else { throw ServerError(.badRequest, "the source URL is not valid") }
         // A negotiated format counts as asked for: the transform then knows it (extend pads with transparency
         // for WebP and AVIF, white for JPEG).
         var options = parsed.options

@@ -4,27 +4,39 @@ import Hummingbird
 import WebImageKit
 
 extension ImageRequestPipeline {
-    /// Step "respond": 304 when `If-None-Match` names the result's tag, else 200 with `Content-Type`,
-    /// `Content-Length`, `Cache-Control`, `ETag`, `Last-Modified` and `Content-Disposition`.
-    func respond(_ processed: ProcessedImage, _ job: ImageJob, ifNoneMatch: String?) -> Response {
-        if let ifNoneMatch, ETag.matches(ifNoneMatch, processed.etag) {
+    /// Step "respond": 304 when `If-None-Match` names the result's tag (or, without it, `If-Modified-Since` is not
+    /// before the source's `Last-Modified`), else 200 with `Content-Type`, `Content-Length`, `Cache-Control`,
+    /// `ETag`, `Last-Modified` and `Content-Disposition`. `ETag` and `Last-Modified`, and the conditions on them,
+    /// can each be turned off (imgproxy's `USE_ETAG`, `USE_LAST_MODIFIED`).
+    func respond(_ processed: ProcessedImage, _ job: ImageJob, conditions: Conditions) -> Response {
+        if isNotModified(processed, conditions) {
             return notModified(etag: processed.etag, job)
         }
         var headers: HTTPFields = [
             .contentType: processed.format.mimeType,
             .contentLength: "\(processed.data.count)",
-            .cacheControl: "public, max-age=\(limits.maxAge)",
-            .eTag: processed.etag,
-            .contentDisposition: ContentDisposition.value(options: job.options, sourcePath: job.sourcePath, format: processed.format),
+            .cacheControl: "public, max-age=\(configuration.maxAge)",
+            .contentDisposition: ContentDisposition.value(
+                options: job.options, attachment: configuration.returnsAttachment, sourcePath: job.sourcePath, format: processed.format),
         ]
-        if let lastModified = processed.lastModified { headers[.lastModified] = lastModified }
+        if configuration.sendsETag { headers[.eTag] = processed.etag }
+        if configuration.sendsLastModified, let lastModified = processed.lastModified { headers[.lastModified] = lastModified }
         if job.variesByAccept { headers[.vary] = "Accept" }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: processed.data)))
     }
 
+    /// Whether the client's copy is current: by tag when it sends one, else by date (RFC 9110's order).
+    private func isNotModified(_ processed: ProcessedImage, _ conditions: Conditions) -> Bool {
+        if let ifNoneMatch = conditions.ifNoneMatch {
+            return configuration.sendsETag && ETag.matches(ifNoneMatch, processed.etag)
+        }
+        return configuration.sendsLastModified && conditions.notModifiedSince(processed.lastModified)
+    }
+
     /// 304 with the tag and the caching headers.
     func notModified(etag: String, _ job: ImageJob) -> Response {
-        var headers: HTTPFields = [.eTag: etag, .cacheControl: "public, max-age=\(limits.maxAge)"]
+        var headers: HTTPFields = [.cacheControl: "public, max-age=\(configuration.maxAge)"]
+        if configuration.sendsETag { headers[.eTag] = etag }
         if job.variesByAccept { headers[.vary] = "Accept" }
         return Response(status: .notModified, headers: headers)
     }

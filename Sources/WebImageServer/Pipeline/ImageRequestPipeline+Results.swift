@@ -6,7 +6,7 @@ import WebImageKit
 extension ImageRequestPipeline {
     /// Step "result cache": the result made for this key less than the source max-age ago.
     func cachedResult(_ job: ImageJob) async -> ProcessedImage? {
-        let cached = await results.result(forKey: job.key, maximumAge: limits.sourceMaxAge)
+        let cached = await results.result(forKey: job.key, maximumAge: configuration.sourceMaxAge)
         (cached == nil ? metrics.resultCacheMisses : metrics.resultCacheHits).increment()
         return cached
     }
@@ -25,7 +25,7 @@ extension ImageRequestPipeline {
     func sharedWork(_ job: ImageJob, _ work: @escaping @Sendable () async throws(ServerError) -> ProcessedImage) async throws(ServerError) -> ProcessedImage {
         let shared = shared
         do {
-            return try await withDeadline(limits.requestTimeout) {
+            return try await withDeadline(configuration.requestTimeout) {
                 try await shared.value(for: job.key) { try await work() }
             }
         } catch let error as ServerError {

@@ -9,7 +9,7 @@ extension ImageRequestPipeline {
             let source = try await sources.loadData(from: job.source, options: [.retryFailed])
             return (source.data, source.response.validators)
         } catch {
-            throw ServerError(error, maximumSourcePixelCount: limits.maximumSourcePixelCount)
+            throw ServerError(error, maximumSourcePixelCount: configuration.maximumSourcePixelCount)
         }
     }
 }

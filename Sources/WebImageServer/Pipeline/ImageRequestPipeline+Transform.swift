@@ -16,7 +16,9 @@ extension ImageRequestPipeline {
     /// Step "transform": crop, resize, rotate, blur, sharpen, extend and flatten (``ProcessingTransformer``), every
     /// frame, on the processing threads; a result over the pixel limit is refused before it is allocated (422).
     func transform(_ image: Image, _ job: ImageJob, format: ImageFormat) async throws(ServerError) -> Image {
-        let transformer = ProcessingTransformer(options: job.options, maximumPixelCount: limits.maximumResultPixelCount, outputFormat: format)
+        let transformer = ProcessingTransformer(
+            options: job.options, maximumPixelCount: configuration.maximumResultPixelCount, maximumDimension: configuration.maximumResultDimension,
+            outputFormat: format)
         let metrics = metrics
         do {
             return try await WorkerThreads.processing.run { () throws -> Image in

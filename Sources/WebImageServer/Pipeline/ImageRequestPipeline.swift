@@ -22,36 +22,27 @@ struct ImageRequestPipeline: Sendable {
     let decoding: ImageDecodingOptions
     let coders: ImageCodersManager
     let metrics: ServerMetrics
-    let limits: Limits
-
-    /// The configuration's numbers the steps need.
-    struct Limits: Sendable {
-        var maximumSourcePixelCount: Int
-        var maximumResultPixelCount: Int
-        var defaultQuality: Int
-        var sourceMaxAge: Duration
-        var maxAge: Int
-        var requestTimeout: Duration
-    }
+    /// The settings the steps read (limits, qualities, headers).
+    let configuration: ImageServerConfiguration
 
     /// Answers `request` (its raw path, still percent-encoded: what the signature covers).
     func run(_ request: Request) async throws(ServerError) -> Response {
-        let path = Self.rawPath(request)
-        try authorize(path)
+        let path = try unprefixedPath(request)
+        try authorize(path, authorization: request.headers[.authorization])
         let job = try parse(path, accept: request.headers[.accept])
         do {
-            return try await answer(job, ifNoneMatch: request.headers[.ifNoneMatch])
+            return try await answer(job, conditions: Conditions(request.headers))
         } catch {
             throw job.variesByAccept ? error.adding(.vary, "Accept") : error
         }
     }
 
     /// The steps after parsing: the result for `job`, or why not.
-    private func answer(_ job: ImageJob, ifNoneMatch: String?) async throws(ServerError) -> Response {
+    private func answer(_ job: ImageJob, conditions: Conditions) async throws(ServerError) -> Response {
         if let cached = await cachedResult(job) {
-            return respond(cached, job, ifNoneMatch: ifNoneMatch)
+            return respond(cached, job, conditions: conditions)
         }
-        if let ifNoneMatch, let etag = await knownETag(job), ETag.matches(ifNoneMatch, etag) {
+        if configuration.sendsETag, let ifNoneMatch = conditions.ifNoneMatch, let etag = await knownETag(job), ETag.matches(ifNoneMatch, etag) {
             return notModified(etag: etag, job)
         }
         let processed = try await sharedWork(job) { () throws(ServerError) -> ProcessedImage in
@@ -66,12 +57,17 @@ struct ImageRequestPipeline: Sendable {
                 return processed
             }
         }
-        return respond(processed, job, ifNoneMatch: ifNoneMatch)
+        return respond(processed, job, conditions: conditions)
     }
 
-    /// The request target's path without its query, exactly as received.
-    static func rawPath(_ request: Request) -> String {
+    /// The request target's path without its query, exactly as received, and without the path prefix (404 for a
+    /// path outside it).
+    func unprefixedPath(_ request: Request) throws(ServerError) -> String {
         let target = request.head.path ?? "/"
-        return target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? "/"
+        let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? "/"
+        let prefix = configuration.pathPrefix
+        guard !prefix.isEmpty else { return path }
+        guard path.hasPrefix(prefix + "/") else { throw ServerError(.notFound, "not found") }
+        return String(path.dropFirst(prefix.count))
     }
 }

@@ -20,13 +20,16 @@ struct ProcessingTransformer: Sendable {
     let options: ProcessingOptions
     /// The most pixels a result may have.
     let maximumPixelCount: Int
+    /// The longest side a result may have; nil: no limit but the pixel count.
+    let maximumDimension: Int?
     /// The format the result will be encoded as, when decided (the pipeline decides it before transforming);
     /// nil: the `format` option, else the image's own.
     let outputFormat: ImageFormat?
 
-    init(options: ProcessingOptions, maximumPixelCount: Int, outputFormat: ImageFormat? = nil) {
+    init(options: ProcessingOptions, maximumPixelCount: Int, maximumDimension: Int? = nil, outputFormat: ImageFormat? = nil) {
         self.options = options
         self.maximumPixelCount = maximumPixelCount
+        self.maximumDimension = maximumDimension
         self.outputFormat = outputFormat
     }
 
@@ -37,6 +40,7 @@ struct ProcessingTransformer: Sendable {
     func transform(_ image: Image) throws -> Image {
         let color = options.flattenColor(outputFormat: outputFormat ?? options.format?.imageFormat ?? image.format)
         let frames = try image.frames.map { ImageFrame(pixels: try transform(pixels: $0.pixels, flattenOnto: color), duration: $0.duration) }
+        if let size = frames.first?.pixels.size { try checkOutputSize(width: Double(size.width), height: Double(size.height)) }
         return Image(frames: frames, format: image.format, scale: image.scale, orientation: image.orientation,
                      loopCount: image.loopCount, data: nil)
     }
@@ -47,9 +51,7 @@ struct ProcessingTransformer: Sendable {
         var result = try cropSource(pixels, turn: turn)
         let plan = ResizePlan(source: turn.turned(result.size), options: options)
         if plan.scaledSize != turn.turned(result.size) {
-            try ImageProcessingError.checkOutputSize(
-                width: Double(plan.scaledSize.width), height: Double(plan.scaledSize.height),
-                limit: maximumPixelCount, transformerKey: Self.name)
+            try checkOutputSize(width: Double(plan.scaledSize.width), height: Double(plan.scaledSize.height))
             result = Resampler.resize(result, to: turn.turned(plan.scaledSize))
         }
         result = turn.apply(to: result)
@@ -87,6 +89,15 @@ struct ProcessingTransformer: Sendable {
         return try pixels.cropped(to: turn.unturned(rect, rotated: rotated))
     }
 
+    /// Refuses a result over the pixel count or the longest side, before it is allocated.
+    private func checkOutputSize(width: Double, height: Double) throws(ImageProcessingError) {
+        try ImageProcessingError.checkOutputSize(width: width, height: height, limit: maximumPixelCount, transformerKey: Self.name)
+        if let maximumDimension, max(width, height) > Double(maximumDimension) {
+            throw ImageProcessingError(
+                .outputTooLarge, transformerKey: Self.name, "a side of \(Int(max(width, height))) pixels is over the limit of \(maximumDimension)")
+        }
+    }
+
     /// The most kernel taps times pixels a sharpen may cost (its luma is convolved directly, so the cost
     /// grows with sigma): about 4 × 10⁹, a sigma of 170 on a 4-megapixel result. Sharpening sigmas in use
     /// are a few pixels; a larger request is refused rather than allowed to hold a processing thread.
@@ -104,8 +115,7 @@ struct ProcessingTransformer: Sendable {
     private func extend(_ pixels: PixelBuffer) throws -> PixelBuffer {
         let requested = (width: (Double(options.width) * options.dpr).rounded(), height: (Double(options.height) * options.dpr).rounded())
         let canvas = (width: max(requested.width, Double(pixels.width)), height: max(requested.height, Double(pixels.height)))
-        try ImageProcessingError.checkOutputSize(
-            width: canvas.width, height: canvas.height, limit: maximumPixelCount, transformerKey: Self.name)
+        try checkOutputSize(width: canvas.width, height: canvas.height)
         let size = PixelSize(width: Int(canvas.width), height: Int(canvas.height))
         guard size != pixels.size else { return pixels }
         let origin = ResizePlan.origin(of: pixels.size, in: size, gravity: options.extendGravity, offsetScale: options.dpr)

@@ -1,11 +1,12 @@
 import Foundation
 import WebImageCore
 
-/// The `Content-Disposition` of a result: `inline` or `attachment` (`return_attachment`), with a file name from
+/// The `Content-Disposition` of a result: `inline` or `attachment` (`return_attachment`, else the configured
+/// default), with a file name from
 /// the `filename` option or the source path's last segment, its extension replaced by the output format's.
 enum ContentDisposition {
-    static func value(options: ProcessingOptions, sourcePath: String, format: ImageFormat) -> String {
-        let kind = options.returnAttachment == true ? "attachment" : "inline"
+    static func value(options: ProcessingOptions, attachment: Bool = false, sourcePath: String, format: ImageFormat) -> String {
+        let kind = options.returnAttachment ?? attachment ? "attachment" : "inline"
         var base = options.filename ?? Self.lastSegment(of: sourcePath)
         if options.filename == nil, let dot = base.lastIndex(of: "."), dot != base.startIndex {
             base = String(base[..<dot])

@@ -51,6 +51,34 @@ public struct ImageServerConfiguration: Sendable {
     public var defaultQuality: Int
     /// Whether `/` serves the playground page, to try URLs in a browser; default false.
     public var playground: Bool
+    /// A token every image request must send as `Authorization: Bearer <secret>` (imgproxy's `IMGPROXY_SECRET`);
+    /// nil: none needed.
+    public var secret: String?
+    /// The origin CORS headers allow (`Access-Control-Allow-Origin`, and `OPTIONS` preflights answered); nil: no
+    /// CORS headers (imgproxy's `IMGPROXY_ALLOW_ORIGIN`).
+    public var allowedOrigin: String?
+    /// A path the image URLs start with (`/abc/def` for `/abc/def/%signature/…`); empty by default.
+    public var pathPrefix: String
+    /// A second path answering like `/health` (imgproxy's `IMGPROXY_HEALTH_CHECK_PATH`); nil: none.
+    public var healthCheckPath: String?
+    /// A prefix added to every source URL that does not already start with it (imgproxy's `IMGPROXY_BASE_URL`).
+    public var baseURL: String?
+    /// Whether responses carry an `ETag` and conditional requests are answered; default true.
+    public var sendsETag: Bool
+    /// Whether responses carry the source's `Last-Modified` and `If-Modified-Since` is answered; default true.
+    public var sendsLastModified: Bool
+    /// Whether `Content-Disposition` says `attachment` when the URL does not say; default false.
+    public var returnsAttachment: Bool
+    /// The quality per output format when the URL sets none (imgproxy's `IMGPROXY_FORMAT_QUALITY`; default
+    /// AVIF 65, as imgproxy's); other formats use ``defaultQuality``.
+    public var formatQuality: [ImageFormat: Int]
+    /// Whether the EXIF orientation is applied when the URL does not say (`auto_rotate`); default true.
+    public var autoRotate: Bool
+    /// The longest side a result may have, in pixels (imgproxy's `IMGPROXY_MAX_RESULT_DIMENSION`); nil: only
+    /// ``maximumResultPixelCount``.
+    public var maximumResultDimension: Int?
+    /// The `User-Agent` sent to sources; nil: the downloader's.
+    public var userAgent: String?
     /// What fetches sources; nil is the server's own HTTP client, which checks every address it connects to
     /// against ``sourcePolicy``. A loader given here is trusted: it bypasses that connect-time check.
     public var loader: (any ImageLoading)?
@@ -91,6 +119,18 @@ public struct ImageServerConfiguration: Sendable {
         self.autoAVIF = false
         self.defaultQuality = defaultQuality
         self.playground = false
+        self.secret = nil
+        self.allowedOrigin = nil
+        self.pathPrefix = ""
+        self.healthCheckPath = nil
+        self.baseURL = nil
+        self.sendsETag = true
+        self.sendsLastModified = true
+        self.returnsAttachment = false
+        self.formatQuality = [.avif: 65]
+        self.autoRotate = true
+        self.maximumResultDimension = nil
+        self.userAgent = nil
         self.loader = loader
     }
 }

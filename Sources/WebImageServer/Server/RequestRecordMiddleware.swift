@@ -68,3 +68,28 @@ struct AllowedMethodsMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 }
+
+/// CORS for one allowed origin (imgproxy's `IMGPROXY_ALLOW_ORIGIN`): every response, errors included, says
+/// `Access-Control-Allow-Origin` and `Access-Control-Allow-Methods: GET, OPTIONS`; an `OPTIONS` preflight is
+/// answered here.
+struct CORSMiddleware: RouterMiddleware {
+    typealias Context = BasicRequestContext
+
+    let origin: String
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response: Response
+        if request.method == .options {
+            response = Response(status: .ok, headers: [.contentLength: "0"])
+        } else {
+            do {
+                response = try await next(request, context)
+            } catch let error as any HTTPResponseError {
+                response = try error.response(from: request, context: context)
+            }
+        }
+        response.headers[.accessControlAllowOrigin] = origin
+        response.headers[.accessControlAllowMethods] = "GET, OPTIONS"
+        return response
+    }
+}

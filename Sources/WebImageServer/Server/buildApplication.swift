@@ -16,27 +16,30 @@ public func buildApplication(configuration: ImageServerConfiguration, logger: Lo
     let metrics = ServerMetrics()
     let pipeline = try ImageRequestPipeline(configuration: configuration, metrics: metrics, logger: logger)
     return Application(
-        router: buildRouter(pipeline: pipeline, state: state, playground: configuration.playground, metrics: metrics, logger: logger),
+        router: buildRouter(pipeline: pipeline, state: state, metrics: metrics, logger: logger),
         configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "webimage"),
         services: [DrainWatcher(state: state)],
         logger: logger
     )
 }
 
-/// The server's routes: `/health`, the playground at `/` (when on), and every other path an image URL; HEAD
-/// answers each with the headers of its GET. Every request passes the middleware first: its request id, log
-/// line and metrics, and 405 for methods other than GET and HEAD.
-func buildRouter(
-    pipeline: ImageRequestPipeline, state: ServerState, playground: Bool, metrics: ServerMetrics, logger: Logger
-) -> Router<BasicRequestContext> {
+/// The server's routes: `/health` (and the configured health-check path), the playground at `/` (when on), and
+/// every other path an image URL; HEAD answers each with the headers of its GET. Every request passes the
+/// middleware first: its request id, log line and metrics; CORS headers and `OPTIONS` preflights when an origin
+/// is allowed; 405 for other methods.
+func buildRouter(pipeline: ImageRequestPipeline, state: ServerState, metrics: ServerMetrics, logger: Logger) -> Router<BasicRequestContext> {
+    let configuration = pipeline.configuration
     let router = Router(options: .autoGenerateHeadEndpoints)
     router.add(middleware: RequestRecordMiddleware(metrics: metrics, logger: logger))
+    if let origin = configuration.allowedOrigin { router.add(middleware: CORSMiddleware(origin: origin)) }
     router.add(middleware: AllowedMethodsMiddleware())
-    router.get("/health") { _, _ in
-        state.isDraining ? ServerError.text(.serviceUnavailable, "draining") : ServerError.text(.ok, "ok")
+    for path in ["/health"] + (configuration.healthCheckPath.map { [$0] } ?? []) {
+        router.get(RouterPath(path)) { _, _ in
+            state.isDraining ? ServerError.text(.serviceUnavailable, "draining") : ServerError.text(.ok, "ok")
+        }
     }
     router.get("/") { request, _ in
-        guard playground else { return try await pipeline.run(request) }
+        guard configuration.playground else { return try await pipeline.run(request) }
         return PlaygroundPage.response(signing: pipeline.signature.isEnabled)
     }
     router.get("**") { request, _ in try await pipeline.run(request) }

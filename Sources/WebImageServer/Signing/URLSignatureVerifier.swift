@@ -8,10 +8,16 @@ import Crypto
 public struct URLSignatureVerifier: Sendable {
     /// The key/salt pairs, any of which may sign a URL.
     public var keys: [SignatureKey]
+    /// How many bytes of the HMAC a signature carries (imgproxy's `IMGPROXY_SIGNATURE_SIZE`), 1 to 32; default 32.
+    public var signatureSize: Int
+    /// Signatures accepted without checking (imgproxy's `IMGPROXY_TRUSTED_SIGNATURES`).
+    public var trustedSignatures: Set<String>
 
     /// Creates a verifier; an empty list turns signature checking off.
-    public init(keys: [SignatureKey] = []) {
+    public init(keys: [SignatureKey] = [], signatureSize: Int = 32, trustedSignatures: Set<String> = []) {
         self.keys = keys
+        self.signatureSize = min(max(signatureSize, 1), 32)
+        self.trustedSignatures = trustedSignatures
     }
 
     /// Whether signatures are checked (at least one key/salt pair).
@@ -27,17 +33,17 @@ public struct URLSignatureVerifier: Sendable {
     /// The comparison of authentication codes takes the same time wherever they differ (swift-crypto's
     /// `isValidAuthenticationCode`); every key is tried, so the time does not say which key matched.
     public func isValid(signature: some StringProtocol, signedPath: some StringProtocol) -> Bool {
-        guard isEnabled else { return true }
-        // The canonical form only: 43 URL-safe base64 characters that decode to 32 bytes and encode back the same.
-        guard signature.utf8.count == 43, let provided = Base64URL.decode(signature), provided.count == 32,
+        guard isEnabled, !trustedSignatures.contains(String(signature)) else { return true }
+        // The canonical form only: URL-safe base64 that decodes to `signatureSize` bytes and encodes back the same.
+        guard let provided = Base64URL.decode(signature), provided.count == signatureSize,
             Base64URL.encode(provided) == String(signature)
         else { return false }
         var matched = false
         for key in keys {
-            var message = key.salt
-            message.append(contentsOf: signedPath.utf8)
-            let valid = HMAC<SHA256>.isValidAuthenticationCode(provided, authenticating: message, using: SymmetricKey(data: key.key))
-            matched = matched || valid
+            // Every byte of the truncated code is compared, in time that does not depend on where they differ.
+            let expected = Self.mac(for: signedPath, key: key).prefix(signatureSize)
+            let differences = zip(expected, provided).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) }
+            matched = matched || differences == 0
         }
         return matched
     }

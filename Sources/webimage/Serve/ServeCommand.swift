@@ -16,8 +16,10 @@ struct ServeCommand: AsyncParsableCommand {
             URLs are imgproxy's: /SIGNATURE/OPTIONS/plain/SOURCE_URL@EXTENSION or /SIGNATURE/OPTIONS/BASE64_SOURCE.EXTENSION. \
             Every option can also be set by an environment variable named after it: WEBIMAGE_SERVE_BIND, \
             WEBIMAGE_SERVE_KEY, WEBIMAGE_SERVE_SALT, WEBIMAGE_SERVE_ALLOW_SOURCE, WEBIMAGE_SERVE_CACHE_DIR, … (lists \
-            separated by commas; flags set by 1, true or yes); the command line wins. SIGTERM or SIGINT stops the \
-            server after the requests in flight; /health answers 503 meanwhile.
+            separated by commas; flags set by 1, true or yes), or by imgproxy's IMGPROXY_* variables, so an imgproxy \
+            .env works unchanged; the command line wins, then WEBIMAGE_SERVE_*, then IMGPROXY_*. --print-config shows \
+            every setting and where it came from. SIGTERM or SIGINT stops the server after the requests in flight; \
+            /health answers 503 meanwhile.
             """
     )
 
@@ -66,12 +68,26 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Serve a page at / to try URLs in a browser.")
     var playground = false
 
+    @Flag(help: "Print each setting, its value and where it came from (option, WEBIMAGE_SERVE_*, IMGPROXY_*, default), then exit.")
+    var printConfig = false
+
     func run() async throws {
-        let environment = ServeEnvironment(ProcessInfo.processInfo.environment)
-        let configuration = try serverConfiguration(environment: environment)
+        let settings = ServerSettings(commandLine: commandLine, environment: ProcessInfo.processInfo.environment)
+        let configuration: ImageServerConfiguration
+        let metricsBind: String?
         var logger = Logger(label: "webimage.serve")
-        logger.logLevel = .info
-        let metricsBind = self.metricsBind ?? environment.value("METRICS_BIND")
+        do {
+            configuration = try settings.configuration()
+            metricsBind = try settings.metricsBind()
+            logger.logLevel = try settings.logLevel()
+            if printConfig {
+                for line in try settings.report() { print(line) }
+                return
+            }
+        } catch {
+            throw ValidationError(error.description)
+        }
+        for difference in settings.differences { logger.notice("safer than imgproxy's default: \(difference)") }
         if metricsBind != nil { MetricsEndpoint.bootstrap() }
         let app = try buildApplication(configuration: configuration, logger: logger)
         var services: [any Service] = [app]
@@ -84,64 +100,25 @@ struct ServeCommand: AsyncParsableCommand {
         try await group.run()
     }
 
-    /// The server's configuration from the options, then the environment, then the defaults.
-    func serverConfiguration(environment: ServeEnvironment) throws -> ImageServerConfiguration {
-        var configuration = ImageServerConfiguration()
-        let address = try Self.address(bind ?? environment.value("BIND") ?? "127.0.0.1:8080", option: "--bind")
-        configuration.host = address.host
-        configuration.port = address.port
-
-        let keys = self.keys.isEmpty ? environment.list("KEY") : self.keys
-        let salts = self.salts.isEmpty ? environment.list("SALT") : self.salts
-        guard keys.count == salts.count else {
-            throw ValidationError("give one --salt for every --key (\(keys.count) keys, \(salts.count) salts)")
-        }
-        configuration.signature = URLSignatureVerifier(keys: try zip(keys, salts).enumerated().map { index, pair in
-            do {
-                return try SignatureKey(keyHex: pair.0, saltHex: pair.1)
-            } catch let error as SignatureKey.InvalidHex {
-                throw ValidationError("key \(index + 1): \(error.description)")
-            }
-        })
-
-        let prefixes = allowedSources.isEmpty ? environment.list("ALLOW_SOURCE") : allowedSources
-        var addressPolicy: SourceAddressPolicy = []
-        if allowLoopbackSources || environment.flag("ALLOW_LOOPBACK_SOURCES") { addressPolicy.insert(.loopback) }
-        if allowPrivateSources || environment.flag("ALLOW_PRIVATE_SOURCES") { addressPolicy.formUnion([.privateNetwork, .uniqueLocal]) }
-        configuration.sourcePolicy = SourceURLPolicy(
-            allowedPrefixes: try prefixes.map { prefix in
-                do {
-                    return try SourcePrefix(prefix)
-                } catch let error as SourceURLError {
-                    throw ValidationError("--allow-source '\(prefix)': \(error.message)")
-                }
-            },
-            addressPolicy: addressPolicy
-        )
-        if let directory = cacheDir ?? environment.value("CACHE_DIR") {
-            configuration.cacheDirectory = URL(fileURLWithPath: directory, isDirectory: true)
-        }
-        if let workers = try workers ?? environment.integer("WORKERS") {
-            guard workers > 0 else { throw ValidationError("--workers must be at least 1") }
-            configuration.workers = workers
-        }
-        if let maxQueue = try maxQueue ?? environment.integer("MAX_QUEUE") {
-            guard maxQueue >= 0 else { throw ValidationError("--max-queue must not be negative") }
-            configuration.maximumQueue = maxQueue
-        }
-        if let maxAge = try maxAge ?? environment.integer("MAX_AGE") {
-            guard maxAge >= 0 else { throw ValidationError("--max-age must not be negative") }
-            configuration.maxAge = maxAge
-        }
-        configuration.autoWebP = autoWebp || environment.flag("AUTO_WEBP")
-        configuration.autoAVIF = autoAvif || environment.flag("AUTO_AVIF")
-        do {
-            configuration.presets = try ProcessingPresets(parsing: presets.isEmpty ? environment.list("PRESET") : presets)
-        } catch {
-            throw ValidationError("--preset: \(error.message)")
-        }
-        configuration.playground = playground || environment.flag("PLAYGROUND")
-        return configuration
+    /// The options given on the command line, by setting name; repeated options joined by commas.
+    var commandLine: [String: String] {
+        var given: [String: String] = [:]
+        given["bind"] = bind
+        if !keys.isEmpty { given["key"] = keys.joined(separator: ",") }
+        if !salts.isEmpty { given["salt"] = salts.joined(separator: ",") }
+        if !allowedSources.isEmpty { given["allow-source"] = allowedSources.joined(separator: ",") }
+        if allowLoopbackSources { given["allow-loopback-sources"] = "true" }
+        if allowPrivateSources { given["allow-private-sources"] = "true" }
+        given["cache-dir"] = cacheDir
+        given["metrics-bind"] = metricsBind
+        given["workers"] = workers.map(String.init)
+        given["max-queue"] = maxQueue.map(String.init)
+        if autoWebp { given["auto-webp"] = "true" }
+        if autoAvif { given["auto-avif"] = "true" }
+        given["max-age"] = maxAge.map(String.init)
+        if !presets.isEmpty { given["preset"] = presets.joined(separator: ",") }
+        if playground { given["playground"] = "true" }
+        return given
     }
 
     /// `HOST:PORT` (`[::1]:8080` for IPv6) taken apart.
@@ -151,39 +128,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         var host = String(text[..<colon])
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        guard !host.isEmpty else { throw ValidationError("\(option) '\(text)' has no host") }
+        if host.isEmpty { host = "0.0.0.0" }
         return (host, port)
-    }
-}
-
-/// The `WEBIMAGE_SERVE_*` environment variables, for containers.
-struct ServeEnvironment {
-    let variables: [String: String]
-
-    init(_ variables: [String: String]) {
-        self.variables = variables
-    }
-
-    /// The value of `WEBIMAGE_SERVE_<name>`, when set and not empty.
-    func value(_ name: String) -> String? {
-        guard let value = variables["WEBIMAGE_SERVE_" + name], !value.isEmpty else { return nil }
-        return value
-    }
-
-    /// A comma-separated list (empty entries dropped).
-    func list(_ name: String) -> [String] {
-        value(name)?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } ?? []
-    }
-
-    /// Whether a flag is set to 1, true or yes (any case).
-    func flag(_ name: String) -> Bool {
-        ["1", "true", "yes"].contains(value(name)?.lowercased() ?? "")
-    }
-
-    /// A whole number; an error naming the variable when it is not one.
-    func integer(_ name: String) throws -> Int? {
-        guard let text = value(name) else { return nil }
-        guard let number = Int(text) else { throw ValidationError("WEBIMAGE_SERVE_\(name) '\(text)' is not a whole number") }
-        return number
     }
 }

@@ -1,0 +1,93 @@
+public import Foundation
+public import Logging
+import WebImageKit
+
+/// The server's settings from the command line, then `WEBIMAGE_SERVE_*`, then imgproxy's `IMGPROXY_*`
+/// variables, so that an imgproxy `.env` starts `webimage serve` unchanged.
+///
+/// ```swift
+/// let settings = ServerSettings(environment: ProcessInfo.processInfo.environment)
+/// let configuration = try settings.configuration()
+/// for line in try settings.report() { print(line) }   // each setting, its value and where it came from
+/// ```
+///
+/// Where imgproxy's default is less safe than this server's (it binds every interface, allows private source
+/// addresses, has no source size limit and an unbounded queue), an `IMGPROXY_*` variable still sets the value,
+/// but a default is this server's: ``differences`` names them, and `webimage serve` logs them once at start.
+public struct ServerSettings: Sendable {
+    /// Options given on the command line, by name (`bind`); several values of a repeatable option joined by commas.
+    public var commandLine: [String: String]
+    /// The environment.
+    public var environment: [String: String]
+
+    /// Reads `commandLine` and `environment`.
+    public init(commandLine: [String: String] = [:], environment: [String: String] = [:]) {
+        self.commandLine = commandLine
+        self.environment = environment
+    }
+
+    /// The server's configuration; throws naming the first setting that cannot be used.
+    public func configuration() throws(ServerSettingsError) -> ImageServerConfiguration {
+        try draft().configuration
+    }
+
+    /// The address of the Prometheus endpoint (`--metrics-bind`, `IMGPROXY_PROMETHEUS_BIND`), if any.
+    public func metricsBind() throws(ServerSettingsError) -> String? {
+        try draft().metricsBind
+    }
+
+    /// The log level (`--log-level`, `IMGPROXY_LOG_LEVEL`): `error`, `warn`, `info` or `debug`; `info` by default.
+    public func logLevel() throws(ServerSettingsError) -> Logger.Level {
+        switch try draft().logLevel {
+        case "error": .error
+        case "warn", "warning": .warning
+        case "debug": .debug
+        default: .info
+        }
+    }
+
+    /// One line per setting: its name, the value in force and where it came from (`--print-config`).
+    public func report() throws(ServerSettingsError) -> [String] {
+        let draft = try draft()
+        return Self.table.map { setting in
+            let origin = value(of: setting)?.origin ?? .defaultValue
+            let names = ([setting.variable] + setting.imgproxy.map { "IMGPROXY_" + $0 }).joined(separator: ", ")
+            return "\(setting.name) = \(setting.current(draft))    (\(origin.rawValue); \(names))"
+        }
+    }
+
+    /// The defaults of this server that differ from imgproxy's because imgproxy's are less safe, for the settings
+    /// that no variable or option set: one line each, to log at start.
+    public var differences: [String] {
+        Self.saferDefaults.compactMap { name, line in
+            guard let setting = Self.table.first(where: { $0.name == name }), value(of: setting) == nil else { return nil }
+            return line
+        }
+    }
+
+    /// The value of `setting` from the first place that has one.
+    func value(of setting: ServerSetting) -> SettingValue? {
+        if let text = commandLine[setting.name] {
+            return SettingValue(text: text, origin: .commandLine, source: "--" + setting.name)
+        }
+        if let text = environment[setting.variable], !text.isEmpty {
+            return SettingValue(text: text, origin: .webimageEnvironment, source: setting.variable)
+        }
+        for name in setting.imgproxy {
+            if let text = environment["IMGPROXY_" + name], !text.isEmpty {
+                return SettingValue(text: text, origin: .imgproxyEnvironment, source: "IMGPROXY_" + name)
+            }
+        }
+        return nil
+    }
+
+    /// Every setting applied, then the parts that combine several.
+    func draft() throws(ServerSettingsError) -> ServerSettingsDraft {
+        var draft = ServerSettingsDraft()
+        for setting in Self.table {
+            if let value = value(of: setting) { try setting.apply(value, &draft) }
+        }
+        try draft.finish()
+        return draft
+    }
+}
