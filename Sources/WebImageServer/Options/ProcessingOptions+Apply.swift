@@ -48,11 +48,28 @@ extension ProcessingOptions {
             try OptionArguments.expectCount(option, 1...1)
             format = try OptionArguments.format(arguments[0], option: name)
         case "blur", "bl":
+            // 0 turns it off (it may cancel a preset's), as in imgproxy.
             try OptionArguments.expectCount(option, 1...1)
-            blur = try OptionArguments.positiveDouble(arguments[0], option: name)
+            let sigma = try OptionArguments.nonNegativeDouble(arguments[0], option: name)
+            blur = sigma > 0 ? sigma : nil
         case "sharpen", "sh":
             try OptionArguments.expectCount(option, 1...1)
-            sharpen = try OptionArguments.positiveDouble(arguments[0], option: name)
+            let sigma = try OptionArguments.nonNegativeDouble(arguments[0], option: name)
+            sharpen = sigma > 0 ? sigma : nil
+        case "pixelate", "pix":
+            try OptionArguments.expectCount(option, 1...1)
+            let size = try OptionArguments.nonNegativeInt(arguments[0], option: name)
+            pixelate = size > 1 ? size : nil
+        case "flip", "fl":
+            try OptionArguments.expectCount(option, 1...2)
+            if !arguments[0].isEmpty { flipHorizontal = try OptionArguments.bool(arguments[0], option: name) }
+            if arguments.count > 1, !arguments[1].isEmpty { flipVertical = try OptionArguments.bool(arguments[1], option: name) }
+        case "padding", "pd":
+            try OptionArguments.expectCount(option, 1...4)
+            padding = try Self.padding(arguments, option: name)
+        case "expires", "exp":
+            try OptionArguments.expectCount(option, 1...1)
+            expires = try OptionArguments.int(arguments[0], option: name)
         case "rotate", "rot":
             try OptionArguments.expectCount(option, 1...1)
             let angle = try OptionArguments.int(arguments[0], option: name)
@@ -82,6 +99,24 @@ extension ProcessingOptions {
         default:
             throw ImgproxyURLError(.unknownOption, option: name, message: "unknown option '\(ImgproxyURLError.quoted(name))'")
         }
+    }
+
+    /// `%top:%right:%bottom:%left`, CSS-style: the top for every side not given, the right for the left. At most
+    /// 10,000 pixels a side; nil when every side is 0.
+    static func padding(_ arguments: [String], option: String) throws(ImgproxyURLError) -> Padding? {
+        var sides: [Int?] = []
+        for argument in arguments {
+            guard !argument.isEmpty else { sides.append(nil); continue }
+            let side = try OptionArguments.nonNegativeInt(argument, option: option)
+            guard side <= 10_000 else { throw .invalidArgument(option, "a padding is at most 10000 pixels") }
+            sides.append(side)
+        }
+        guard let top = sides.first ?? nil else { throw .invalidArgument(option, "the top padding is needed") }
+        let right = (sides.count > 1 ? sides[1] : nil) ?? top
+        let bottom = (sides.count > 2 ? sides[2] : nil) ?? top
+        let left = (sides.count > 3 ? sides[3] : nil) ?? right
+        let padding = Padding(top: top, right: right, bottom: bottom, left: left)
+        return padding == Padding(top: 0, right: 0, bottom: 0, left: 0) ? nil : padding
     }
 
     /// Applies a preset's options, skipping a preset already being applied (imgproxy ignores such recursion).

@@ -62,6 +62,34 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var returnAttachment: Bool?
     /// The presets applied, in order (the `default` preset first when it exists).
     public var presets: [String] = []
+    /// Whether the result is mirrored left to right (`flip:%horizontal:%vertical`), after the rotation.
+    public var flipHorizontal: Bool = false
+    /// Whether the result is mirrored top to bottom, after the rotation.
+    public var flipVertical: Bool = false
+    /// The side of the blocks the result is pixelated into (`pixelate:%size`); nil for none.
+    public var pixelate: Int?
+    /// Space added around the result, in pixels before `dpr` (`padding:%top:%right:%bottom:%left`, CSS-style),
+    /// filled with the background.
+    public var padding: Padding?
+    /// The Unix time after which the URL is refused with 404 (`expires:%timestamp`); nil: it never expires.
+    public var expires: Int?
+
+    /// Padding on each side, in pixels before `dpr`.
+    public struct Padding: Sendable, Hashable {
+        /// The top side.
+        public var top: Int
+        /// The right side.
+        public var right: Int
+        /// The bottom side.
+        public var bottom: Int
+        /// The left side.
+        public var left: Int
+
+        /// Creates padding.
+        public init(top: Int, right: Int, bottom: Int, left: Int) {
+            (self.top, self.right, self.bottom, self.left) = (top, right, bottom, left)
+        }
+    }
 
     /// Creates the options a URL without any option gets.
     public init() {}

@@ -24,7 +24,12 @@ extension ImageRequestPipeline {
         do {
             parsed = try parser.parse(path: path)
         } catch {
-            throw ServerError(.badRequest, error.message)
+            // imgproxy answers an option or preset it does not know with 404, a bad argument with 400.
+            let unknown = error.code == .unknownOption || error.code == .unknownPreset
+            throw ServerError(unknown ? .notFound : .badRequest, error.message)
+        }
+        if let expires = parsed.options.expires, Date().timeIntervalSince1970 > Double(expires) {
+            throw ServerError(.notFound, "the URL has expired")
         }
         var sourceURL = parsed.sourceURL
         if let base = configuration.baseURL, !sourceURL.hasPrefix(base) { sourceURL = base + sourceURL }

@@ -5,10 +5,10 @@ import WebImageKit
 /// The steps follow imgproxy's pipeline, on pixels the decoder has already turned upright (auto-rotate):
 /// 1. `crop`: cut the area from the source, before resizing;
 /// 2. resize per ``ResizePlan`` (fit, fill, fill-down, force, auto);
-/// 3. `rotate`: turn clockwise by 90°, 180° or 270°;
+/// 3. `rotate`: turn clockwise by 90°, 180° or 270°, then `flip`;
 /// 4. the crop of fill and fill-down to the requested size, at the gravity (smart: ``SmartCrop``);
-/// 5. `blur` (``WideBlur``), then `sharpen` (refused past ``maximumSharpenCost``);
-/// 6. `extend`: pad to the requested size, at the extend gravity, with transparency;
+/// 5. `blur` (``WideBlur``), then `sharpen` (refused past ``maximumSharpenCost``), then `pixelate`;
+/// 6. `extend`: pad to the requested size, at the extend gravity, with transparency; then `padding` (times `dpr`);
 /// 7. flatten onto the `background` when it is set, or onto white when the output format has no alpha.
 ///
 /// As in imgproxy, every size (crop, resize, extend) is measured in the rotated image: the steps before
@@ -55,6 +55,9 @@ struct ProcessingTransformer: Sendable {
             result = Resampler.resize(result, to: turn.turned(plan.scaledSize))
         }
         result = turn.apply(to: result)
+        if options.flipHorizontal || options.flipVertical {
+            result = try ImageTransformers.Flip(horizontal: options.flipHorizontal, vertical: options.flipVertical).transform(pixels: result)
+        }
         if let crop = plan.crop {
             let area = PixelSize(width: crop.width, height: crop.height)
             let rect = options.gravity.anchor == .smart ? SmartCrop.window(area, in: result) : crop
@@ -67,8 +70,14 @@ struct ProcessingTransformer: Sendable {
             try checkSharpenCost(sigma: sigma, size: result.size)
             result = try ImageTransformers.Sharpen(sigma: sigma).transform(pixels: result)
         }
+        if let size = options.pixelate {
+            result = Pixelate(size: size).apply(to: result)
+        }
         if options.extend {
             result = try extend(result)
+        }
+        if let padding = options.padding {
+            result = try pad(result, padding)
         }
         if let color {
             result = try ImageTransformers.Flatten(background: color).transform(pixels: result)
@@ -90,7 +99,7 @@ struct ProcessingTransformer: Sendable {
     }
 
     /// Refuses a result over the pixel count or the longest side, before it is allocated.
-    private func checkOutputSize(width: Double, height: Double) throws(ImageProcessingError) {
+    func checkOutputSize(width: Double, height: Double) throws(ImageProcessingError) {
         try ImageProcessingError.checkOutputSize(width: width, height: height, limit: maximumPixelCount, transformerKey: Self.name)
         if let maximumDimension, max(width, height) > Double(maximumDimension) {
             throw ImageProcessingError(
@@ -121,6 +130,20 @@ struct ProcessingTransformer: Sendable {
         let origin = ResizePlan.origin(of: pixels.size, in: size, gravity: options.extendGravity, offsetScale: options.dpr)
         return try ImageTransformers.Extend(
             width: size.width, height: size.height, x: origin.x, y: origin.y, maximumPixelCount: maximumPixelCount
+        ).transform(pixels: pixels)
+    }
+}
+
+extension ProcessingTransformer {
+    /// `padding` times `dpr` around `pixels`, transparent (the flattening fills it with the background).
+    func pad(_ pixels: PixelBuffer, _ padding: ProcessingOptions.Padding) throws -> PixelBuffer {
+        func scaled(_ side: Int) -> Double { (Double(side) * options.dpr).rounded() }
+        let width = Double(pixels.width) + scaled(padding.left) + scaled(padding.right)
+        let height = Double(pixels.height) + scaled(padding.top) + scaled(padding.bottom)
+        try checkOutputSize(width: width, height: height)
+        return try ImageTransformers.Extend(
+            width: Int(width), height: Int(height), x: Int(scaled(padding.left)), y: Int(scaled(padding.top)),
+            maximumPixelCount: maximumPixelCount
         ).transform(pixels: pixels)
     }
 }
