@@ -72,4 +72,51 @@ import WebImageKit
             #expect(cancelled == plain && blurred != plain)
         }
     }
+
+    /// The body and content type of the answer to `options` for `source`.
+    static func answer(_ client: any TestClientProtocol, _ base: String, _ options: String, source: String = "photo.jpg") async throws -> (ByteBuffer, String?) {
+        try await client.execute(uri: "/_/\(options)/plain/\(base)/\(source)", method: .get) { response in
+            #expect(response.status == .ok, "\(options)")
+            return (response.body, response.headers[.contentType])
+        }
+    }
+
+    @Test func formatQualityAppliesToItsFormatAndQualityWins() async throws {
+        try await ServerTestHarness.run { client, base, _ in
+            let (byFormat, _) = try await Self.answer(client, base, "w:200/fq:jpg:20:webp:90")
+            let (explicit, _) = try await Self.answer(client, base, "w:200/q:20")
+            let (both, _) = try await Self.answer(client, base, "w:200/fq:jpg:20/q:60")
+            let (at60, _) = try await Self.answer(client, base, "w:200/q:60")
+            #expect(byFormat == explicit && both == at60 && byFormat != at60)
+        }
+    }
+
+    @Test func maxBytesLowersTheQualityUntilTheResultFits() async throws {
+        try await ServerTestHarness.run { client, base, origin in
+            let (full, _) = try await Self.answer(client, base, "q:100")
+            let (low, _) = try await Self.answer(client, base, "q:20")
+            let limit = low.readableBytes
+            #expect(full.readableBytes > limit)
+            let (fitted, type) = try await Self.answer(client, base, "q:100/mb:\(limit)")
+            #expect(fitted.readableBytes <= limit && type == "image/jpeg", "\(fitted.readableBytes) > \(limit)")
+            let (png, _) = try await Self.answer(client, base, "mb:10/f:png")
+            #expect(png.readableBytes > 10)  // PNG is lossless: max_bytes does not apply
+            _ = origin
+        }
+    }
+
+    @Test func rawAndSkipProcessingServeTheSourceBytesAsTheyAre() async throws {
+        try await ServerTestHarness.run { client, base, origin in
+            let source = ByteBuffer(bytes: origin.photo)
+            let (raw, type) = try await Self.answer(client, base, "w:50/raw:1")
+            #expect(raw == source && type == "image/jpeg")
+            let (skipped, _) = try await Self.answer(client, base, "w:50/skp:jpg:png")
+            #expect(skipped == source)
+            // Skipped only when the result would be in the source's format.
+            let (converted, convertedType) = try await Self.answer(client, base, "w:50/skp:jpg/f:png")
+            #expect(converted != source && convertedType == "image/png")
+            let (other, _) = try await Self.answer(client, base, "w:50/skp:png")
+            #expect(other != source)
+        }
+    }
 }

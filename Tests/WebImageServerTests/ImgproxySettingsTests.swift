@@ -229,3 +229,16 @@ import WebImageTestSupport
         }
     }
 }
+
+extension ImgproxySettingsTests {
+    @Test func skipProcessingFormatsServeThoseSourcesAsTheyAre() async throws {
+        try await Self.run(["IMGPROXY_SKIP_PROCESSING_FORMATS": "jpeg"]) { client, base, origin in
+            try await client.execute(uri: "/_/w:50/plain/\(base)/photo.jpg", method: .get) { response in
+                #expect(response.body == ByteBuffer(bytes: origin.photo))
+            }
+            try await client.execute(uri: "/_/w:50/plain/\(base)/alpha.png", method: .get) { response in
+                #expect(response.body != ByteBuffer(bytes: origin.alphaPNG))
+            }
+        }
+    }
+}

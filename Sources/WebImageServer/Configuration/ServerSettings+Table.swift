@@ -113,6 +113,9 @@ extension ServerSettings {
             guard let text = try? String(contentsOfFile: value.text, encoding: .utf8) else { throw value.invalid("cannot be read") }
             draft.presetDefinitions += text.split(whereSeparator: \.isNewline).map(String.init)
         }, current: { _ in "(read into preset)" }),
+        ServerSetting(name: "skip-processing-formats", imgproxy: ["SKIP_PROCESSING_FORMATS"], apply: { value, draft in
+            draft.configuration.skipProcessingFormats = Set(value.list().map { $0.lowercased() == "jpeg" ? "jpg" : $0.lowercased() })
+        }, current: { $0.configuration.skipProcessingFormats.sorted().joined(separator: ",") }),
         ServerSetting(name: "cache-dir", imgproxy: [], apply: { value, draft in
             draft.configuration.cacheDirectory = URL(fileURLWithPath: value.text, isDirectory: true)
         }, current: { $0.configuration.cacheDirectory?.path ?? "(the library's cache folder)" }),

@@ -67,6 +67,29 @@ extension ProcessingOptions {
         case "padding", "pd":
             try OptionArguments.expectCount(option, 1...4)
             padding = try Self.padding(arguments, option: name)
+        case "format_quality", "fq":
+            guard !arguments.isEmpty, arguments.count.isMultiple(of: 2) else {
+                throw .invalidArgument(name, "expected %format:%quality pairs")
+            }
+            for index in stride(from: 0, to: arguments.count, by: 2) {
+                let format = try OptionArguments.format(arguments[index], option: name)
+                let value = try OptionArguments.nonNegativeInt(arguments[index + 1], option: name)
+                guard value <= 100 else { throw .invalidArgument(name, "quality must be between 0 and 100") }
+                formatQuality[format] = value == 0 ? nil : value
+            }
+        case "max_bytes", "mb":
+            try OptionArguments.expectCount(option, 1...1)
+            let bytes = try OptionArguments.nonNegativeInt(arguments[0], option: name)
+            maximumBytes = bytes > 0 ? bytes : nil
+        case "skip_processing", "skp":
+            try OptionArguments.expectCount(option, 1...16)
+            skipProcessing = Set(try arguments.map { argument throws(ImgproxyURLError) in
+                guard !argument.isEmpty, argument.allSatisfy({ $0.isLetter }) else { throw .invalidArgument(name, "expected format extensions") }
+                return argument == "jpeg" ? "jpg" : argument
+            })
+        case "raw":
+            try OptionArguments.expectCount(option, 1...1)
+            raw = try OptionArguments.bool(arguments[0], option: name)
         case "expires", "exp":
             try OptionArguments.expectCount(option, 1...1)
             expires = try OptionArguments.int(arguments[0], option: name)

@@ -73,6 +73,16 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var padding: Padding?
     /// The Unix time after which the URL is refused with 404 (`expires:%timestamp`); nil: it never expires.
     public var expires: Int?
+    /// Qualities by output format (`format_quality:%format:%quality:…`), used when ``quality`` is not set.
+    public var formatQuality: [OutputFormat: Int] = [:]
+    /// The most bytes the result may have (`max_bytes:%bytes`): the quality is lowered until it fits (JPEG,
+    /// WebP, AVIF); nil for no limit.
+    public var maximumBytes: Int?
+    /// Source formats served as they are, without processing, when the result would be in the same format
+    /// (`skip_processing:%extension:…`).
+    public var skipProcessing: Set<String> = []
+    /// Whether the source's bytes are served as they are (`raw:1`).
+    public var raw: Bool = false
 
     /// Padding on each side, in pixels before `dpr`.
     public struct Padding: Sendable, Hashable {

@@ -12,4 +12,17 @@ extension ImageRequestPipeline {
             throw ServerError(error, maximumSourcePixelCount: configuration.maximumSourcePixelCount)
         }
     }
+
+    /// Step "unprocessed?": the source's bytes as they are, when the URL says `raw:1`, or when its format is one to
+    /// skip (`skip_processing`, or the configured list) and the result would be in that format anyway. Only for a
+    /// raster image format detected in the bytes: anything else (SVG, PDF, not an image) is decoded as usual, so
+    /// that no script or markup from a source is served under this server's origin.
+    func unprocessed(_ source: (data: Data, validators: Validators), _ job: ImageJob) -> ProcessedImage? {
+        let format = ImageFormat(detecting: source.data)
+        guard format != .unknown, format != .svg, format != .pdf else { return nil }
+        let skipped = job.options.skipProcessing.union(configuration.skipProcessingFormats)
+        let skips = skipped.contains(format.fileExtension) && (job.format == nil || job.format == format)
+        guard job.options.raw || skips else { return nil }
+        return ProcessedImage(data: source.data, format: format, validators: source.validators, key: job.key)
+    }
 }

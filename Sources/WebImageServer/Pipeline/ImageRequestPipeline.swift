@@ -8,7 +8,7 @@ import WebImageKit
 /// each throws a ``ServerError`` that Hummingbird renders.
 ///
 /// authorize → parse (the result key made once, in the ``ImageJob``) → result cache → not modified? → shared
-/// work → admission → source → decode with shrink-on-load → transform → encode → store → respond.
+/// work → admission → source → unprocessed? → decode with shrink-on-load → transform → encode → store → respond.
 struct ImageRequestPipeline: Sendable {
     let signature: URLSignatureVerifier
     let parser: ImgproxyURLParser
@@ -48,6 +48,10 @@ struct ImageRequestPipeline: Sendable {
         let processed = try await sharedWork(job) { () throws(ServerError) -> ProcessedImage in
             try await admitted { () throws(ServerError) -> ProcessedImage in
                 let source = try await loadSource(job)
+                if let unprocessed = unprocessed(source, job) {
+                    await store(unprocessed, job)
+                    return unprocessed
+                }
                 let decoded = try await decode(source.data, job)
                 let format = outputFormat(for: decoded, job)
                 let image = try await transform(decoded, job, format: format)

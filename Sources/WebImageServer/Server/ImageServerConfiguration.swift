@@ -79,6 +79,9 @@ public struct ImageServerConfiguration: Sendable {
     public var maximumResultDimension: Int?
     /// The `User-Agent` sent to sources; nil: the downloader's.
     public var userAgent: String?
+    /// Source formats served as they are when the result would be in the same format, by extension (`jpg`,
+    /// `png`, `gif`, `webp`, `avif`, `svg`, …; imgproxy's `IMGPROXY_SKIP_PROCESSING_FORMATS`); empty by default.
+    public var skipProcessingFormats: Set<String>
     /// What fetches sources; nil is the server's own HTTP client, which checks every address it connects to
     /// against ``sourcePolicy``. A loader given here is trusted: it bypasses that connect-time check.
     public var loader: (any ImageLoading)?
@@ -131,6 +134,7 @@ public struct ImageServerConfiguration: Sendable {
         self.autoRotate = true
         self.maximumResultDimension = nil
         self.userAgent = nil
+        self.skipProcessingFormats = []
         self.loader = loader
     }
 }
