@@ -116,6 +116,13 @@ extension ServerSettings {
         ServerSetting(name: "skip-processing-formats", imgproxy: ["SKIP_PROCESSING_FORMATS"], apply: { value, draft in
             draft.configuration.skipProcessingFormats = Set(value.list().map { $0.lowercased() == "jpeg" ? "jpg" : $0.lowercased() })
         }, current: { $0.configuration.skipProcessingFormats.sorted().joined(separator: ",") }),
+        ServerSetting(name: "local-filesystem-root", imgproxy: ["LOCAL_FILESYSTEM_ROOT"], apply: { value, draft throws(ServerSettingsError) in
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: value.text, isDirectory: &isFolder), isFolder.boolValue else {
+                throw value.invalid("is not a folder")
+            }
+            draft.configuration.localFilesystemRoot = URL(fileURLWithPath: value.text, isDirectory: true)
+        }, current: { $0.configuration.localFilesystemRoot?.path ?? "(no local:// sources)" }),
         ServerSetting(name: "cache-dir", imgproxy: [], apply: { value, draft in
             draft.configuration.cacheDirectory = URL(fileURLWithPath: value.text, isDirectory: true)
         }, current: { $0.configuration.cacheDirectory?.path ?? "(the library's cache folder)" }),

@@ -13,7 +13,12 @@ extension ServerSettingsDraft {
                 throw ServerSettingsError("key \(index + 1): \(error.description)")
             }
         }
-        configuration.sourcePolicy.allowedPrefixes = try allowedSources.map { prefix throws(ServerSettingsError) in
+        let local = allowedSources.filter { $0.hasPrefix("local://") }
+        configuration.allowedLocalPrefixes = local.map { prefix in
+            let path = String(prefix.dropFirst("local://".count))
+            return path.isEmpty ? "/" : path
+        }
+        configuration.sourcePolicy.allowedPrefixes = try allowedSources.filter { !$0.hasPrefix("local://") }.map { prefix throws(ServerSettingsError) in
             do throws(SourceURLError) {
                 return try SourcePrefix(prefix)
             } catch {

@@ -7,7 +7,7 @@ extension ImageRequestPipeline {
     /// configured folder, the guarded HTTP client, revalidation after the source max-age), the result cache, the
     /// admission limits and the decoding limits.
     init(configuration: ImageServerConfiguration, metrics: ServerMetrics, logger: Logger) throws {
-        let loader: any ImageLoading
+        var loader: any ImageLoading
         if let given = configuration.loader {
             loader = given
         } else {
@@ -21,6 +21,12 @@ extension ImageRequestPipeline {
             if let userAgent = configuration.userAgent { settings.headers["User-Agent"] = userAgent }
             // With a transport, the downloader holds no HTTPClient: nothing to shut down.
             loader = ImageDownloader(configuration: settings, logger: logger)
+        }
+        if let root = configuration.localFilesystemRoot {
+            guard let local = LocalFileSource(root: root, maximumBytes: configuration.maximumSourceBytes) else {
+                throw LocalRootMissing(path: root.path)
+            }
+            loader = ImageLoaderRegistry(loaders: [loader, local])
         }
         var decoding = ImageDecodingOptions(
             maximumPixelCount: configuration.maximumSourcePixelCount, maximumAnimationByteCount: configuration.maximumAnimationBytes,
@@ -46,4 +52,10 @@ extension ImageRequestPipeline {
             configuration: configuration
         )
     }
+}
+
+/// The configured local root is not a folder.
+struct LocalRootMissing: Error, CustomStringConvertible {
+    let path: String
+    var description: String { "the local filesystem root '\(path)' is not a folder" }
 }

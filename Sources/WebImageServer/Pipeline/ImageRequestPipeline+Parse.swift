@@ -33,6 +33,9 @@ extension ImageRequestPipeline {
         }
         var sourceURL = parsed.sourceURL
         if let base = configuration.baseURL, !sourceURL.hasPrefix(base) { sourceURL = base + sourceURL }
+        if sourceURL.hasPrefix("local://") {
+            return try localJob(sourceURL, parsed: parsed, accept: accept)
+        }
         let checked: SourceURL
         do {
             checked = try sourcePolicy.check(sourceURL)
@@ -43,12 +46,30 @@ extension ImageRequestPipeline {
             }
         }
         guard let source = URL(string: sourceURL) else { throw ServerError(.badRequest, "the source URL is not valid") }
-        // A negotiated format counts as asked for: the transform then knows it (extend pads with transparency
-        // for WebP and AVIF, white for JPEG).
+        return job(parsed, source: source, sourcePath: checked.path, accept: accept)
+    }
+
+    /// The job of a `local://` source: only with a local root configured, a path that cannot leave it (400), and
+    /// under an allowed `local://` prefix when allowed sources are listed (403).
+    private func localJob(_ sourceURL: String, parsed: ImgproxyRequest, accept: String?) throws(ServerError) -> ImageJob {
+        guard configuration.localFilesystemRoot != nil else { throw ServerError(.badRequest, "local:// sources are not enabled") }
+        guard let path = LocalFileSource.relativePath(of: sourceURL), let source = URL(string: sourceURL) else {
+            throw ServerError(.badRequest, "the local source path is not valid")
+        }
+        let prefixes = configuration.allowedLocalPrefixes
+        if !configuration.sourcePolicy.allowedPrefixes.isEmpty || !prefixes.isEmpty {
+            guard prefixes.contains(where: { path.hasPrefix($0) }) else { throw ServerError(.forbidden, "the source is not under an allowed prefix") }
+        }
+        return job(parsed, source: source, sourcePath: path, accept: accept)
+    }
+
+    /// The job for a checked source; a format `Accept` negotiates counts as asked for (the transform then knows
+    /// it: extend pads with transparency for WebP and AVIF, white for JPEG).
+    private func job(_ parsed: ImgproxyRequest, source: URL, sourcePath: String, accept: String?) -> ImageJob {
         var options = parsed.options
         if options.format == nil, negotiation.isEnabled {
             options.format = negotiation.format(accept: accept)
         }
-        return ImageJob(options: options, source: source, sourcePath: checked.path, variesByAccept: parsed.options.format == nil && negotiation.isEnabled)
+        return ImageJob(options: options, source: source, sourcePath: sourcePath, variesByAccept: parsed.options.format == nil && negotiation.isEnabled)
     }
 }

@@ -79,6 +79,13 @@ public struct ImageServerConfiguration: Sendable {
     public var maximumResultDimension: Int?
     /// The `User-Agent` sent to sources; nil: the downloader's.
     public var userAgent: String?
+    /// The folder `local:///path` sources are read from (imgproxy's `IMGPROXY_LOCAL_FILESYSTEM_ROOT`); nil: no
+    /// local sources. No source leaves it: `..`, escapes and symbolic links that lead out are refused.
+    public var localFilesystemRoot: URL?
+    /// The path prefixes `local://` sources must be under when allowed sources are listed (`local://` allows every
+    /// file under the root, `local:///images/` those under `/images/`); with allowed sources but none of these, no
+    /// local source is allowed.
+    public var allowedLocalPrefixes: [String]
     /// Source formats served as they are when the result would be in the same format, by extension (`jpg`,
     /// `png`, `gif`, `webp`, `avif`, `svg`, …; imgproxy's `IMGPROXY_SKIP_PROCESSING_FORMATS`); empty by default.
     public var skipProcessingFormats: Set<String>
@@ -135,6 +142,8 @@ public struct ImageServerConfiguration: Sendable {
         self.maximumResultDimension = nil
         self.userAgent = nil
         self.skipProcessingFormats = []
+        self.localFilesystemRoot = nil
+        self.allowedLocalPrefixes = []
         self.loader = loader
     }
 }
