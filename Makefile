@@ -19,6 +19,7 @@ NOT_STRESS = --skip '^StressTests\.'
 RELEASE = -c release -Xswiftc -enable-testing
 
 test: deps
+	scripts/install-test-tools.sh
 	$(SWIFT) build $(RELEASE) --build-tests
 	$(SWIFT) test $(RELEASE) --skip-build $(NOT_STRESS)
 	$(SWIFT) test $(RELEASE) --skip-build $(STRESS)
@@ -27,6 +28,7 @@ test: deps
 # The whole suite under the thread sanitizer, in its own build folder; a report makes the run fail.
 TSAN = --sanitize=thread --scratch-path .build-tsan
 test-tsan: deps
+	scripts/install-test-tools.sh
 	$(SWIFT) build --build-tests $(TSAN)
 	$(SWIFT) test --skip-build $(TSAN) $(NOT_STRESS)
 	$(SWIFT) test --skip-build $(TSAN) $(STRESS)

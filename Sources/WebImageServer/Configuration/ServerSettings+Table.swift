@@ -123,6 +123,18 @@ extension ServerSettings {
             }
             draft.configuration.localFilesystemRoot = URL(fileURLWithPath: value.text, isDirectory: true)
         }, current: { $0.configuration.localFilesystemRoot?.path ?? "(no local:// sources)" }),
+        ServerSetting(name: "use-s3", imgproxy: ["USE_S3"], apply: { value, draft throws(ServerSettingsError) in
+            draft.configuration.usesS3 = try value.flag()
+        }, current: { "\($0.configuration.usesS3)" }),
+        ServerSetting(name: "s3-endpoint", imgproxy: ["S3_ENDPOINT"], apply: { value, draft throws(ServerSettingsError) in
+            guard let url = URL(string: value.text), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+                throw value.invalid("is not an http or https URL")
+            }
+            draft.configuration.s3Endpoint = url
+        }, current: { $0.configuration.s3Endpoint?.absoluteString ?? "(AWS)" }),
+        ServerSetting(name: "s3-region", imgproxy: ["S3_REGION"], apply: { value, draft in
+            draft.configuration.s3Region = value.text
+        }, current: { $0.configuration.s3Region }),
         ServerSetting(name: "cache-dir", imgproxy: [], apply: { value, draft in
             draft.configuration.cacheDirectory = URL(fileURLWithPath: value.text, isDirectory: true)
         }, current: { $0.configuration.cacheDirectory?.path ?? "(the library's cache folder)" }),

@@ -84,6 +84,7 @@ public struct ServerSettings: Sendable {
     /// Every setting applied, then the parts that combine several.
     func draft() throws(ServerSettingsError) -> ServerSettingsDraft {
         var draft = ServerSettingsDraft()
+        draft.configuration.s3Environment = environment
         for setting in Self.table {
             if let value = value(of: setting) { try setting.apply(value, &draft) }
         }

@@ -18,7 +18,8 @@ extension ServerSettingsDraft {
             let path = String(prefix.dropFirst("local://".count))
             return path.isEmpty ? "/" : path
         }
-        configuration.sourcePolicy.allowedPrefixes = try allowedSources.filter { !$0.hasPrefix("local://") }.map { prefix throws(ServerSettingsError) in
+        configuration.allowedS3Prefixes = allowedSources.filter { $0.hasPrefix("s3://") }
+        configuration.sourcePolicy.allowedPrefixes = try allowedSources.filter { !$0.hasPrefix("local://") && !$0.hasPrefix("s3://") }.map { prefix throws(ServerSettingsError) in
             do throws(SourceURLError) {
                 return try SourcePrefix(prefix)
             } catch {

@@ -28,6 +28,12 @@ extension ImageRequestPipeline {
             }
             loader = ImageLoaderRegistry(loaders: [loader, local])
         }
+        if configuration.usesS3 {
+            loader = ImageLoaderRegistry(loaders: [loader, S3Source(
+                endpoint: configuration.s3Endpoint, region: configuration.s3Region,
+                credentials: AWSCredentials.load(environment: configuration.s3Environment),
+                maximumBytes: configuration.maximumSourceBytes, timeout: configuration.downloadTimeout)])
+        }
         var decoding = ImageDecodingOptions(
             maximumPixelCount: configuration.maximumSourcePixelCount, maximumAnimationByteCount: configuration.maximumAnimationBytes,
             firstFrameWhenAnimationTooLarge: true, maximumSourcePixelCount: configuration.maximumSourcePixelCount)

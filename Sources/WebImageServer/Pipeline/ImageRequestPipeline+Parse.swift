@@ -36,6 +36,9 @@ extension ImageRequestPipeline {
         if sourceURL.hasPrefix("local://") {
             return try localJob(sourceURL, parsed: parsed, accept: accept)
         }
+        if sourceURL.hasPrefix("s3://") {
+            return try s3Job(sourceURL, parsed: parsed, accept: accept)
+        }
         let checked: SourceURL
         do {
             checked = try sourcePolicy.check(sourceURL)
@@ -57,10 +60,24 @@ extension ImageRequestPipeline {
             throw ServerError(.badRequest, "the local source path is not valid")
         }
         let prefixes = configuration.allowedLocalPrefixes
-        if !configuration.sourcePolicy.allowedPrefixes.isEmpty || !prefixes.isEmpty {
+        if !configuration.sourcePolicy.allowedPrefixes.isEmpty || !prefixes.isEmpty || !configuration.allowedS3Prefixes.isEmpty {
             guard prefixes.contains(where: { path.hasPrefix($0) }) else { throw ServerError(.forbidden, "the source is not under an allowed prefix") }
         }
         return job(parsed, source: source, sourcePath: path, accept: accept)
+    }
+
+    /// The job of an `s3://bucket/key` source: only with S3 on, a bucket and a key (400), under an allowed `s3://`
+    /// prefix when allowed sources are listed (403).
+    private func s3Job(_ sourceURL: String, parsed: ImgproxyRequest, accept: String?) throws(ServerError) -> ImageJob {
+        guard configuration.usesS3 else { throw ServerError(.badRequest, "s3:// sources are not enabled") }
+        guard let object = S3Source.object(of: sourceURL), let source = URL(string: sourceURL) else {
+            throw ServerError(.badRequest, "the S3 source is not s3://bucket/key")
+        }
+        let prefixes = configuration.allowedS3Prefixes
+        if !configuration.sourcePolicy.allowedPrefixes.isEmpty || !configuration.allowedLocalPrefixes.isEmpty || !prefixes.isEmpty {
+            guard prefixes.contains(where: { sourceURL.hasPrefix($0) }) else { throw ServerError(.forbidden, "the source is not under an allowed prefix") }
+        }
+        return job(parsed, source: source, sourcePath: "/" + object.key, accept: accept)
     }
 
     /// The job for a checked source; a format `Accept` negotiates counts as asked for (the transform then knows

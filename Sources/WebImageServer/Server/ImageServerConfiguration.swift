@@ -86,6 +86,17 @@ public struct ImageServerConfiguration: Sendable {
     /// file under the root, `local:///images/` those under `/images/`); with allowed sources but none of these, no
     /// local source is allowed.
     public var allowedLocalPrefixes: [String]
+    /// The prefixes `s3://` sources must start with when allowed sources are listed (`s3://`, `s3://bucket/`).
+    public var allowedS3Prefixes: [String]
+    /// Whether `s3://bucket/key` sources are read (imgproxy's `IMGPROXY_USE_S3`); default false.
+    public var usesS3: Bool
+    /// A custom S3 endpoint, addressed path-style (`IMGPROXY_S3_ENDPOINT`); nil: AWS, virtual-hosted.
+    public var s3Endpoint: URL?
+    /// The S3 region requests are signed for (`IMGPROXY_S3_REGION`); default `us-east-1`.
+    public var s3Region: String
+    /// The environment S3 credentials are read from (`AWS_ACCESS_KEY_ID`, …, or the shared credentials file it
+    /// names); default the process's.
+    public var s3Environment: [String: String]
     /// Source formats served as they are when the result would be in the same format, by extension (`jpg`,
     /// `png`, `gif`, `webp`, `avif`, `svg`, …; imgproxy's `IMGPROXY_SKIP_PROCESSING_FORMATS`); empty by default.
     public var skipProcessingFormats: Set<String>
@@ -144,6 +155,11 @@ public struct ImageServerConfiguration: Sendable {
         self.skipProcessingFormats = []
         self.localFilesystemRoot = nil
         self.allowedLocalPrefixes = []
+        self.usesS3 = false
+        self.allowedS3Prefixes = []
+        self.s3Endpoint = nil
+        self.s3Region = "us-east-1"
+        self.s3Environment = ProcessInfo.processInfo.environment
         self.loader = loader
     }
 }
