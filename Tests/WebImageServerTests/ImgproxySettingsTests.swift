@@ -15,15 +15,8 @@ import WebImageTestSupport
         _ body: @escaping @Sendable (any TestClientProtocol, String, SourceOrigin) async throws -> Void
     ) async throws {
         let origin = try SourceOrigin()
-        let directory = try TemporaryDirectory("imgproxy-settings")
-        defer { directory.remove() }
-        var configuration = try ServerSettings(environment: environment.merging(["IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES": "true"]) { a, _ in a })
-            .configuration()
-        configuration.port = 0
-        configuration.cacheDirectory = directory.url
-        let app = try buildApplication(configuration: configuration, logger: ServerTestHarness.quietLogger)
         try await origin.run { base in
-            try await app.test(.live) { client in try await body(client, base, origin) }
+            try await Self.runWithOrigin(origin, base, environment) { client in try await body(client, base, origin) }
         }
     }
 

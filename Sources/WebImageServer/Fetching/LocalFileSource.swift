@@ -63,7 +63,7 @@ struct LocalFileSource: ImageLoading {
         }
         guard size <= maximumBytes else { throw ImageDownloadError(.tooLarge, "the file is larger than the server accepts") }
         let stamp = modified.timeIntervalSince1970
-        let headers = ["etag": "\"\(stamp)-\(size)\"", "last-modified": Self.httpDate(modified)]
+        let headers = ["etag": "\"\(stamp)-\(size)\"", "last-modified": HTTPDate.string(modified)]
         if let etag = validators?.etag, etag == headers["etag"] {
             return DownloadedData(data: Data(), response: DownloadResponse(url: url, statusCode: 304, headers: headers))
         }
@@ -91,14 +91,5 @@ struct LocalFileSource: ImageLoading {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
-    }
-
-    /// An HTTP date (`Tue, 24 Nov 2026 10:00:00 GMT`).
-    static func httpDate(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.string(from: date)
     }
 }
