@@ -127,6 +127,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: upcomingFeatures
         ),

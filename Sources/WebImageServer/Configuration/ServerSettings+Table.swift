@@ -145,6 +145,13 @@ extension ServerSettings {
             _ = try ServerAddress(value)
             draft.metricsBind = value.text
         }, current: { $0.metricsBind ?? "(no metrics endpoint)" }),
+        ServerSetting(name: "metrics-namespace", imgproxy: ["PROMETHEUS_NAMESPACE"], apply: { value, draft throws(ServerSettingsError) in
+            guard value.text.utf8.allSatisfy({ $0 < 0x80 && (Character(UnicodeScalar($0)).isLetter || Character(UnicodeScalar($0)).isNumber || $0 == UInt8(ascii: "_")) }),
+                  value.text.first?.isNumber != true else {
+                throw value.invalid("must be letters, digits and '_', not starting with a digit")
+            }
+            draft.configuration.metricsNamespace = value.text
+        }, current: { $0.configuration.metricsNamespace.isEmpty ? "(none)" : $0.configuration.metricsNamespace }),
         ServerSetting(name: "log-level", imgproxy: ["LOG_LEVEL"], apply: { value, draft throws(ServerSettingsError) in
             let level = value.text.lowercased()
             guard ["error", "warn", "warning", "info", "debug"].contains(level) else { throw value.invalid("is not error, warn, info or debug") }

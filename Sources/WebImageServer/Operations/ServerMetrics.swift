@@ -4,7 +4,8 @@ import WebImageCore
 /// What the server records through swift-metrics (Prometheus text at `/metrics` when `webimage serve` is
 /// given `--metrics-bind`): requests by status, per-stage latency histograms, in-flight and queued requests.
 /// Cache hits by level come from the manager's own counters (`webimagekit_memory_hits_total`, …) and
-/// ``ResultCache`` (`webimage_result_cache_hits_total`).
+/// ``ResultCache`` (`webimage_result_cache_hits_total`). The same events are also published under imgproxy's
+/// names (``ImgproxyMetrics``).
 struct ServerMetrics: Sendable {
     /// The stages a processed request goes through, each with its own latency histogram.
     enum Stage: String, Sendable, CaseIterable {
@@ -18,9 +19,12 @@ struct ServerMetrics: Sendable {
     let queued: Meter
     let resultCacheHits: Counter
     let resultCacheMisses: Counter
+    /// The same events under imgproxy's names.
+    let imgproxy: ImgproxyMetrics
 
-    init(factory: any MetricsFactory = MetricsSystem.factory) {
+    init(namespace: String = "", workers: Int = 1, factory: any MetricsFactory = MetricsSystem.factory) {
         self.factory = factory
+        imgproxy = ImgproxyMetrics(namespace: namespace, workers: workers, factory: factory)
         requestDuration = CoreMetrics.Timer(label: "webimage_request_duration_seconds", preferredDisplayUnit: .seconds, factory: factory)
         stageTimers = Dictionary(uniqueKeysWithValues: Stage.allCases.map {
             ($0, CoreMetrics.Timer(label: "webimage_stage_duration_seconds", dimensions: [("stage", $0.rawValue)], preferredDisplayUnit: .seconds, factory: factory))

@@ -86,5 +86,6 @@ final class WorkLimiter: Sendable {
         let (active, waiting) = counts
         metrics.inFlight.set(active)
         metrics.queued.set(waiting)
+        metrics.imgproxy.setImagesInProgress(active)
     }
 }

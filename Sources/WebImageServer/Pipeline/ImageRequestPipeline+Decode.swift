@@ -21,8 +21,10 @@ extension ImageRequestPipeline {
                 try metrics.time(.decode) { try coders.decode(data, options: decodingOptions) }
             }
         } catch let error as ImageCodingError where error.code == .imageTooLarge || error.code == .animationTooLarge {
+            metrics.imgproxy.error(.processing)
             throw ServerError(error, maximumSourcePixelCount: configuration.maximumSourcePixelCount)
         } catch {
+            metrics.imgproxy.error(.processing)
             // Bytes that are no image are not kept: the next request fetches the source again.
             try? await sources.cache.remove(forKey: sources.cacheKey(for: job.source), cacheType: .disk)
             throw ServerError(.unprocessableContent, "the source is not an image the server can decode")

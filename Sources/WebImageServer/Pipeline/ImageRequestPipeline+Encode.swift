@@ -16,6 +16,7 @@ extension ImageRequestPipeline {
                 }
             }
         } catch {
+            metrics.imgproxy.error(.processing)
             throw ServerError(.internalServerError, "the image could not be encoded as \(format.displayName)")
         }
     }

@@ -31,6 +31,7 @@ extension ImageRequestPipeline {
         } catch let error as ServerError {
             throw error
         } catch is DeadlinePassed {
+            metrics.imgproxy.error(.timeout)
             throw .timedOut
         } catch {
             throw ServerError(.serviceUnavailable, "the request was cancelled")
@@ -39,8 +40,10 @@ extension ImageRequestPipeline {
 
     /// Step "admission": at most `workers` fetch and process at once, `maximumQueue` wait; past that 429.
     func admitted<T: Sendable>(_ work: () async throws(ServerError) -> T) async throws(ServerError) -> T {
+        let queued = ContinuousClock.now
         do {
             try await admission.acquire()
+            metrics.imgproxy.record(.queue, .now - queued)
         } catch is WorkLimiter.Busy {
             throw .busy
         } catch {

@@ -5,10 +5,14 @@ extension ImageRequestPipeline {
     /// Step "source": the source's bytes and validators through the server's manager: its disk cache (one read of
     /// the entry, revalidated with the origin when older than the source max-age), else the guarded loader.
     func loadSource(_ job: ImageJob) async throws(ServerError) -> (data: Data, validators: Validators) {
+        let started = ContinuousClock.now
         do {
             let source = try await sources.loadData(from: job.source, options: [.retryFailed])
+            metrics.imgproxy.record(.downloading, .now - started)
+            metrics.imgproxy.downloaded(bytes: source.data.count)
             return (source.data, source.response.validators)
         } catch {
+            metrics.imgproxy.error(.downloading)
             throw ServerError(error, maximumSourcePixelCount: configuration.maximumSourcePixelCount)
         }
     }

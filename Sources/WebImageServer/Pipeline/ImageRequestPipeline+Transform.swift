@@ -25,8 +25,10 @@ extension ImageRequestPipeline {
                 try metrics.time(.process) { try transformer.transform(image) }
             }
         } catch let error as ImageProcessingError where error.code == .outputTooLarge {
+            metrics.imgproxy.error(.processing)
             throw ServerError(.unprocessableContent, "the result would be larger than the server allows")
         } catch {
+            metrics.imgproxy.error(.processing)
             throw ServerError(.unprocessableContent, "the image could not be processed")
         }
     }

@@ -25,6 +25,20 @@ struct ImageRequestPipeline: Sendable {
     /// The settings the steps read (limits, qualities, headers).
     let configuration: ImageServerConfiguration
 
+    /// Answers `request` through ``run(_:)``, counted in imgproxy's request metrics.
+    func serve(_ request: Request) async throws(ServerError) -> Response {
+        let started = ContinuousClock.now
+        metrics.imgproxy.requestStarted()
+        do {
+            let response = try await run(request)
+            metrics.imgproxy.requestEnded(status: response.status.code, duration: .now - started)
+            return response
+        } catch {
+            metrics.imgproxy.requestEnded(status: error.status.code, duration: .now - started)
+            throw error
+        }
+    }
+
     /// Answers `request` (its raw path, still percent-encoded: what the signature covers).
     func run(_ request: Request) async throws(ServerError) -> Response {
         let path = try unprefixedPath(request)
@@ -52,10 +66,12 @@ struct ImageRequestPipeline: Sendable {
                     await store(unprocessed, job)
                     return unprocessed
                 }
+                let processing = ContinuousClock.now
                 let decoded = try await decode(source.data, job)
                 let format = outputFormat(for: decoded, job)
                 let image = try await transform(decoded, job, format: format)
                 let data = try await encode(image, as: format, job)
+                metrics.imgproxy.record(.processing, .now - processing)
                 let processed = ProcessedImage(data: data, format: format, validators: source.validators, key: job.key)
                 await store(processed, job)
                 return processed

@@ -100,6 +100,9 @@ public struct ImageServerConfiguration: Sendable {
     /// Source formats served as they are when the result would be in the same format, by extension (`jpg`,
     /// `png`, `gif`, `webp`, `avif`, `svg`, …; imgproxy's `IMGPROXY_SKIP_PROCESSING_FORMATS`); empty by default.
     public var skipProcessingFormats: Set<String>
+    /// The prefix of the metrics published under imgproxy's names (`IMGPROXY_PROMETHEUS_NAMESPACE`): `imgproxy`
+    /// gives `imgproxy_requests_total`; empty (the default) gives `requests_total`.
+    public var metricsNamespace: String
     /// What fetches sources; nil is the server's own HTTP client, which checks every address it connects to
     /// against ``sourcePolicy``. A loader given here is trusted: it bypasses that connect-time check.
     public var loader: (any ImageLoading)?
@@ -160,6 +163,7 @@ public struct ImageServerConfiguration: Sendable {
         self.s3Endpoint = nil
         self.s3Region = "us-east-1"
         self.s3Environment = ProcessInfo.processInfo.environment
+        self.metricsNamespace = ""
         self.loader = loader
     }
 }

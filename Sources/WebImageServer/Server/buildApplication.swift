@@ -13,7 +13,7 @@ public func buildApplication(configuration: ImageServerConfiguration, logger: Lo
         logger.warning("no signature key configured: URL signatures are not checked")
     }
     let state = ServerState()
-    let metrics = ServerMetrics()
+    let metrics = ServerMetrics(namespace: configuration.metricsNamespace, workers: configuration.workers)
     let pipeline = try ImageRequestPipeline(configuration: configuration, metrics: metrics, logger: logger)
     return Application(
         router: buildRouter(pipeline: pipeline, state: state, metrics: metrics, logger: logger),
@@ -39,10 +39,10 @@ func buildRouter(pipeline: ImageRequestPipeline, state: ServerState, metrics: Se
         }
     }
     router.get("/") { request, _ in
-        guard configuration.playground else { return try await pipeline.run(request) }
+        guard configuration.playground else { return try await pipeline.serve(request) }
         return PlaygroundPage.response(signing: pipeline.signature.isEnabled)
     }
-    router.get("**") { request, _ in try await pipeline.run(request) }
+    router.get("**") { request, _ in try await pipeline.serve(request) }
     return router
 }
 

@@ -88,7 +88,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
         for difference in settings.differences { logger.notice("safer than imgproxy's default: \(difference)") }
-        if metricsBind != nil { MetricsEndpoint.bootstrap() }
+        if metricsBind != nil { MetricsEndpoint.bootstrap(namespace: configuration.metricsNamespace) }
         let app = try buildApplication(configuration: configuration, logger: logger)
         var services: [any Service] = [app]
         if let metricsBind {
