@@ -28,4 +28,5 @@ struct ServerSettingsDraft: Sendable {
     var presetDefinitions: [String] = []
     var metricsBind: String?
     var logLevel = "info"
+    var logFormat = ServerLogFormat.pretty
 }

@@ -157,6 +157,10 @@ extension ServerSettings {
             guard ["error", "warn", "warning", "info", "debug"].contains(level) else { throw value.invalid("is not error, warn, info or debug") }
             draft.logLevel = level
         }, current: { $0.logLevel }),
+        ServerSetting(name: "log-format", imgproxy: ["LOG_FORMAT"], apply: { value, draft throws(ServerSettingsError) in
+            guard let format = ServerLogFormat(rawValue: value.text.lowercased()) else { throw value.invalid("is not pretty, structured, json or gcp") }
+            draft.logFormat = format
+        }, current: { $0.logFormat.rawValue }),
         ServerSetting(name: "playground", imgproxy: [], apply: { value, draft throws(ServerSettingsError) in
             draft.configuration.playground = try value.flag()
         }, current: { "\($0.configuration.playground)" }),

@@ -46,6 +46,11 @@ public struct ServerSettings: Sendable {
         }
     }
 
+    /// The log format (`--log-format`, `IMGPROXY_LOG_FORMAT`); ``ServerLogFormat/pretty`` by default.
+    public func logFormat() throws(ServerSettingsError) -> ServerLogFormat {
+        try draft().logFormat
+    }
+
     /// One line per setting: its name, the value in force and where it came from (`--print-config`).
     public func report() throws(ServerSettingsError) -> [String] {
         let draft = try draft()

@@ -75,10 +75,12 @@ struct ServeCommand: AsyncParsableCommand {
         let settings = ServerSettings(commandLine: commandLine, environment: ProcessInfo.processInfo.environment)
         let configuration: ImageServerConfiguration
         let metricsBind: String?
-        var logger = Logger(label: "webimage.serve")
+        var logger: Logger
         do {
             configuration = try settings.configuration()
             metricsBind = try settings.metricsBind()
+            let format = try settings.logFormat()
+            logger = Logger(label: "webimage.serve") { label in ServerLogHandler(label: label, format: format) }
             logger.logLevel = try settings.logLevel()
             if printConfig {
                 for line in try settings.report() { print(line) }
