@@ -103,3 +103,44 @@ import Testing
         #expect(throws: SourceURLError.self) { try SourcePrefix("ftp://a.example/") }
     }
 }
+
+/// `*` in an allowed source, as in imgproxy: any run of characters but `/`, matched on the strictly parsed URL.
+@Suite struct SourcePrefixWildcardTests {
+    @Test(arguments: [
+        ("https://eu.cdn.example/a.jpg", true), ("https://a.b.cdn.example/a.jpg", true), ("https://cdn.example/a.jpg", false),
+        ("https://evil.example/.cdn.example/a.jpg", false), ("https://evil.example?.cdn.example/a.jpg", false),
+        ("https://x@eu.cdn.example/a.jpg", false), ("http://eu.cdn.example/a.jpg", false), ("https://eu.cdn.example.evil/a.jpg", false),
+    ])
+    func aHostWildcardMatchesLabelsButNotAnotherHost(_ source: String, _ allowed: Bool) throws {
+        let policy = SourceURLPolicy(allowedPrefixes: [try SourcePrefix("https://*.cdn.example/")])
+        if allowed {
+            #expect(throws: Never.self) { try policy.check(source) }
+        } else {
+            #expect(throws: SourceURLError.self) { try policy.check(source) }
+        }
+    }
+
+    @Test func aPathWildcardMatchesOneSegmentAndKeepsTheBoundaryRule() throws {
+        let prefix = try SourcePrefix("https://cdn.example/*/thumbs")
+        #expect(prefix.matches(try SourceURL(parsing: "https://cdn.example/2024/thumbs/a.jpg")))
+        #expect(prefix.matches(try SourceURL(parsing: "https://cdn.example/2024/thumbs")))
+        #expect(!prefix.matches(try SourceURL(parsing: "https://cdn.example/2024/thumbsX/a.jpg")))
+        #expect(!prefix.matches(try SourceURL(parsing: "https://cdn.example/2024/11/thumbs/a.jpg")))
+        let partial = try SourcePrefix("https://cdn.example/img-*.png")
+        #expect(partial.matches(try SourceURL(parsing: "https://cdn.example/img-1.png")))
+        #expect(!partial.matches(try SourceURL(parsing: "https://cdn.example/img-1/x.png")))
+    }
+
+    @Test func wildcardsWorkInLocalAndS3Prefixes() {
+        #expect(SourcePrefix.text("/users/42/avatar.png", startsWith: "/users/*/avatar"))
+        #expect(!SourcePrefix.text("/users/42/secret/avatar.png", startsWith: "/users/*/avatar"))
+        #expect(SourcePrefix.text("s3://media-eu/a.jpg", startsWith: "s3://media-*/"))
+        #expect(!SourcePrefix.text("s3://other/a.jpg", startsWith: "s3://media-*/"))
+    }
+
+    @Test func aWildcardSettingIsAccepted() throws {
+        let configuration = try ServerSettings(environment: ["IMGPROXY_ALLOWED_SOURCES": "https://*.cdn.example/,local:///img/*/"]).configuration()
+        #expect(configuration.sourcePolicy.allowedPrefixes.map(\.description) == ["https://*.cdn.example/"])
+        #expect(configuration.allowedLocalPrefixes == ["/img/*/"])
+    }
+}

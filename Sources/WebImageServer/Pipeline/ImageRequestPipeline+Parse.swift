@@ -61,7 +61,7 @@ extension ImageRequestPipeline {
         }
         let prefixes = configuration.allowedLocalPrefixes
         if !configuration.sourcePolicy.allowedPrefixes.isEmpty || !prefixes.isEmpty || !configuration.allowedS3Prefixes.isEmpty {
-            guard prefixes.contains(where: { path.hasPrefix($0) }) else { throw ServerError(.forbidden, "the source is not under an allowed prefix") }
+            guard prefixes.contains(where: { SourcePrefix.text(path, startsWith: $0) }) else { throw ServerError(.forbidden, "the source is not under an allowed prefix") }
         }
         return job(parsed, source: source, sourcePath: path, accept: accept)
     }
@@ -75,7 +75,7 @@ extension ImageRequestPipeline {
         }
         let prefixes = configuration.allowedS3Prefixes
         if !configuration.sourcePolicy.allowedPrefixes.isEmpty || !configuration.allowedLocalPrefixes.isEmpty || !prefixes.isEmpty {
-            guard prefixes.contains(where: { sourceURL.hasPrefix($0) }) else { throw ServerError(.forbidden, "the source is not under an allowed prefix") }
+            guard prefixes.contains(where: { SourcePrefix.text(sourceURL, startsWith: $0) }) else { throw ServerError(.forbidden, "the source is not under an allowed prefix") }
         }
         return job(parsed, source: source, sourcePath: "/" + object.key, accept: accept)
     }
