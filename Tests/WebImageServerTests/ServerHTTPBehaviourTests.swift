@@ -91,11 +91,51 @@ import WebImageTestSupport
     }
 
     @Test func acceptNegotiationPrefersAVIFAndHonoursQualityZero() {
-        let both = AcceptNegotiation(autoAVIF: true, autoWebP: true)
-        #expect(both.format(accept: "image/avif,image/webp,*/*") == .avif)
-        #expect(both.format(accept: "image/avif;q=0, image/webp") == .webp)
-        #expect(both.format(accept: "*/*") == nil)
-        #expect(AcceptNegotiation(autoAVIF: false, autoWebP: false).format(accept: "image/webp") == nil)
+        var configuration = ImageServerConfiguration()
+        (configuration.autoAVIF, configuration.autoWebP) = (true, true)
+        let both = AcceptNegotiation(configuration)
+        #expect(both.format(accept: "image/avif,image/webp,*/*", asked: nil) == .avif)
+        #expect(both.format(accept: "image/avif;q=0, image/webp", asked: nil) == .webp)
+        #expect(both.format(accept: "*/*", asked: nil) == nil)
+        #expect(both.format(accept: "image/webp", asked: .png) == nil)
+        #expect(AcceptNegotiation(ImageServerConfiguration()).format(accept: "image/webp", asked: nil) == nil)
+    }
+
+    @Test func anEnforcedFormatReplacesTheURLsFormatWhenAccepted() async throws {
+        try await ServerTestHarness.run(configure: { $0.enforceWebP = true }) { client, base, _ in
+            try await client.execute(uri: "/_/w:50/f:png/plain/\(base)/photo.jpg", method: .get, headers: [.accept: "image/webp"]) { response in
+                #expect(response.headers[.contentType] == "image/webp")
+                #expect(response.headers[.vary] == "Accept")
+            }
+            try await client.execute(uri: "/_/w:50/f:png/plain/\(base)/photo.jpg", method: .get, headers: [.accept: "image/png"]) { response in
+                #expect(response.headers[.contentType] == "image/png")
+                #expect(response.headers[.vary] == "Accept")
+            }
+            // Enforcing implies the automatic choice for URLs without a format.
+            try await client.execute(uri: "/_/w:50/plain/\(base)/photo.jpg", method: .get, headers: [.accept: "image/webp"]) { response in
+                #expect(response.headers[.contentType] == "image/webp")
+            }
+        }
+    }
+
+    @Test func preferredFormatsDecideAFormatlessResult() async throws {
+        try await ServerTestHarness.run(configure: { $0.preferredFormats = [.jpeg, .png, .gif] }) { client, base, _ in
+            // A GIF source is in the list: kept. An animation in a non-listed format would become GIF, the first that animates.
+            try await client.execute(uri: "/_/w:20/plain/\(base)/animation.gif", method: .get) { response in
+                #expect(response.headers[.contentType] == "image/gif")
+            }
+            try await client.execute(uri: "/_/w:20/plain/\(base)/alpha.png", method: .get) { response in
+                #expect(response.headers[.contentType] == "image/png")
+            }
+        }
+        try await ServerTestHarness.run(configure: { $0.preferredFormats = [.webp] }) { client, base, _ in
+            // Neither JPEG nor PNG is preferred: both become WebP, which keeps alpha.
+            for name in ["photo.jpg", "alpha.png"] {
+                try await client.execute(uri: "/_/w:20/plain/\(base)/\(name)", method: .get) { response in
+                    #expect(response.headers[.contentType] == "image/webp", "\(name)")
+                }
+            }
+        }
     }
 
     @Test func errorsAreOneLineThatIsNeverCachedAndDoNotEchoTheSource() async throws {

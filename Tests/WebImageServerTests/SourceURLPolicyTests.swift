@@ -132,10 +132,10 @@ import Testing
     }
 
     @Test func wildcardsWorkInLocalAndS3Prefixes() {
-        #expect(SourcePrefix.text("/users/42/avatar.png", startsWith: "/users/*/avatar"))
-        #expect(!SourcePrefix.text("/users/42/secret/avatar.png", startsWith: "/users/*/avatar"))
-        #expect(SourcePrefix.text("s3://media-eu/a.jpg", startsWith: "s3://media-*/"))
-        #expect(!SourcePrefix.text("s3://other/a.jpg", startsWith: "s3://media-*/"))
+        #expect(Wildcard.text("/users/42/avatar.png", startsWith: "/users/*/avatar"))
+        #expect(!Wildcard.text("/users/42/secret/avatar.png", startsWith: "/users/*/avatar"))
+        #expect(Wildcard.text("s3://media-eu/a.jpg", startsWith: "s3://media-*/"))
+        #expect(!Wildcard.text("s3://other/a.jpg", startsWith: "s3://media-*/"))
     }
 
     @Test func aWildcardSettingIsAccepted() throws {

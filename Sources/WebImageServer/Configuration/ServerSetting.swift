@@ -26,6 +26,7 @@ struct ServerSettingsDraft: Sendable {
     var salts: [String] = []
     var allowedSources: [String] = []
     var presetDefinitions: [String] = []
+    var presetsSeparator = ","
     var metricsBind: String?
     var logLevel = "info"
     var logFormat = ServerLogFormat.pretty

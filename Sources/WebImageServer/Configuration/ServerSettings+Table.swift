@@ -36,6 +36,15 @@ extension ServerSettings {
         ServerSetting(name: "base-url", imgproxy: ["BASE_URL"], apply: { value, draft in
             draft.configuration.baseURL = value.text
         }, current: { $0.configuration.baseURL ?? "(none)" }),
+        ServerSetting(name: "url-replacements", imgproxy: ["URL_REPLACEMENTS"], apply: { value, draft throws(ServerSettingsError) in
+            switch URLReplacement.list(value.text) {
+            case .success(let replacements): draft.configuration.urlReplacements = replacements
+            case .failure(let error): throw value.invalid("has '\(error.entry)', which is not PATTERN=REPLACEMENT")
+            }
+        }, current: { $0.configuration.urlReplacements.map { "\($0.pattern)=\($0.replacement)" }.joined(separator: ";") }),
+        ServerSetting(name: "set-canonical-header", imgproxy: ["SET_CANONICAL_HEADER"], apply: { value, draft throws(ServerSettingsError) in
+            draft.configuration.setsCanonicalHeader = try value.flag()
+        }, current: { "\($0.configuration.setsCanonicalHeader)" }),
         ServerSetting(name: "allow-source", imgproxy: ["ALLOWED_SOURCES"], apply: { value, draft in
             draft.allowedSources = value.list()
         }, current: { $0.allowedSources.isEmpty ? "(any public source)" : $0.allowedSources.joined(separator: ",") }),
@@ -106,13 +115,40 @@ extension ServerSettings {
         ServerSetting(name: "auto-avif", imgproxy: ["AUTO_AVIF", "ENABLE_AVIF_DETECTION"], apply: { value, draft throws(ServerSettingsError) in
             draft.configuration.autoAVIF = try value.flag()
         }, current: { "\($0.configuration.autoAVIF)" }),
+        ServerSetting(name: "arguments-separator", imgproxy: ["ARGUMENTS_SEPARATOR"], apply: { value, draft throws(ServerSettingsError) in
+            guard value.text.count == 1, let separator = value.text.first, separator != "/", !separator.isWhitespace else {
+                throw value.invalid("must be one character other than '/'")
+            }
+            draft.configuration.argumentsSeparator = separator
+        }, current: { String($0.configuration.argumentsSeparator) }),
+        ServerSetting(name: "presets-separator", imgproxy: ["PRESETS_SEPARATOR"], apply: { value, draft in
+            draft.presetsSeparator = value.text
+        }, current: { $0.presetsSeparator }),
+        ServerSetting(name: "enforce-webp", imgproxy: ["ENFORCE_WEBP"], apply: { value, draft throws(ServerSettingsError) in
+            draft.configuration.enforceWebP = try value.flag()
+        }, current: { "\($0.configuration.enforceWebP)" }),
+        ServerSetting(name: "enforce-avif", imgproxy: ["ENFORCE_AVIF"], apply: { value, draft throws(ServerSettingsError) in
+            draft.configuration.enforceAVIF = try value.flag()
+        }, current: { "\($0.configuration.enforceAVIF)" }),
+        ServerSetting(name: "preferred-formats", imgproxy: ["PREFERRED_FORMATS"], apply: { value, draft throws(ServerSettingsError) in
+            draft.configuration.preferredFormats = try value.list().map { name throws(ServerSettingsError) in
+                guard let format = OutputFormat(extension: name.lowercased()) else { throw value.invalid("names '\(name)', not a format the server writes") }
+                return format
+            }
+            guard !draft.configuration.preferredFormats.isEmpty else { throw value.invalid("names no format") }
+        }, current: { $0.configuration.preferredFormats.map(\.rawValue).joined(separator: ",") }),
         ServerSetting(name: "preset", imgproxy: ["PRESETS"], apply: { value, draft in
-            draft.presetDefinitions += value.list()
+            // Repeated --preset options are joined by commas; the variable's entries by the presets separator.
+            let separator = value.origin == .commandLine ? "," : draft.presetsSeparator
+            draft.presetDefinitions += value.text.components(separatedBy: separator).map(\.trimmingSpaces).filter { !$0.isEmpty }
         }, current: { "\($0.presetDefinitions.count) preset(s)" }),
         ServerSetting(name: "presets-path", imgproxy: ["PRESETS_PATH"], apply: { value, draft throws(ServerSettingsError) in
             guard let text = try? String(contentsOfFile: value.text, encoding: .utf8) else { throw value.invalid("cannot be read") }
             draft.presetDefinitions += text.split(whereSeparator: \.isNewline).map(String.init)
         }, current: { _ in "(read into preset)" }),
+        ServerSetting(name: "only-presets", imgproxy: ["ONLY_PRESETS"], apply: { value, draft throws(ServerSettingsError) in
+            draft.configuration.onlyPresets = try value.flag()
+        }, current: { "\($0.configuration.onlyPresets)" }),
         ServerSetting(name: "skip-processing-formats", imgproxy: ["SKIP_PROCESSING_FORMATS"], apply: { value, draft in
             draft.configuration.skipProcessingFormats = Set(value.list().map { $0.lowercased() == "jpeg" ? "jpg" : $0.lowercased() })
         }, current: { $0.configuration.skipProcessingFormats.sorted().joined(separator: ",") }),

@@ -27,7 +27,7 @@ extension ServerSettingsDraft {
             }
         }
         do {
-            configuration.presets = try ProcessingPresets(parsing: presetDefinitions)
+            configuration.presets = try ProcessingPresets(parsing: presetDefinitions, argumentsSeparator: configuration.argumentsSeparator)
         } catch {
             throw ServerSettingsError("preset: \(error.message)")
         }

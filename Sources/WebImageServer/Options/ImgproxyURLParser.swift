@@ -17,10 +17,22 @@ public struct ImgproxyURLParser: Sendable {
     /// The longest path accepted, in bytes.
     public var maximumPathLength: Int
 
+    /// What separates an option's name and arguments (imgproxy's `IMGPROXY_ARGUMENTS_SEPARATOR`); `:` by default.
+    public var argumentsSeparator: Character
+
+    /// Whether the options part is only preset names (`/%signature/%preset1:%preset2/plain/…`: imgproxy's
+    /// `IMGPROXY_ONLY_PRESETS`); an unknown preset is then a 404 like an unknown option.
+    public var onlyPresets: Bool
+
     /// Creates a parser.
-    public init(presets: ProcessingPresets = ProcessingPresets(), maximumPathLength: Int = 16 * 1024) {
+    public init(
+        presets: ProcessingPresets = ProcessingPresets(), maximumPathLength: Int = 16 * 1024, argumentsSeparator: Character = ":",
+        onlyPresets: Bool = false
+    ) {
         self.presets = presets
         self.maximumPathLength = maximumPathLength
+        self.argumentsSeparator = argumentsSeparator
+        self.onlyPresets = onlyPresets
     }
 
     /// Takes a raw request path apart; throws ``ImgproxyURLError`` saying what is wrong.
@@ -45,13 +57,20 @@ public struct ImgproxyURLParser: Sendable {
             try options.applyPreset("default", presets: presets, chain: [], option: "preset")
         }
         var sourceStart = rest.endIndex
-        for index in rest.indices {
-            let parts = rest[index].split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-            if parts.count == 1 {
-                sourceStart = index
-                break
+        if onlyPresets, let first = rest.first {
+            for name in first.split(separator: argumentsSeparator) {
+                try options.applyPreset(String(name), presets: presets, chain: [], option: "preset")
             }
-            try options.apply(RawOption(name: parts[0], arguments: Array(parts.dropFirst())), presets: presets)
+            sourceStart = rest.index(after: rest.startIndex)
+        } else {
+            for index in rest.indices {
+                let parts = rest[index].split(separator: argumentsSeparator, omittingEmptySubsequences: false).map(String.init)
+                if parts.count == 1 {
+                    sourceStart = index
+                    break
+                }
+                try options.apply(RawOption(name: parts[0], arguments: Array(parts.dropFirst())), presets: presets)
+            }
         }
         let sourceSegments = rest[sourceStart...]
         guard !sourceSegments.isEmpty else { throw .invalidPath("the source URL is missing") }

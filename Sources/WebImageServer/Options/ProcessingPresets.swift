@@ -9,8 +9,8 @@ public struct ProcessingPresets: Sendable, Hashable {
 
     /// Parses `NAME=OPTIONS` definitions (`thumb=rs:fill:200:200/q:70`), as imgproxy's `IMGPROXY_PRESETS` are
     /// written: blank entries and `#` comments are skipped; every option is checked now, so a bad preset stops
-    /// the server at start instead of failing its URLs.
-    public init(parsing definitions: [String]) throws(ImgproxyURLError) {
+    /// the server at start instead of failing its URLs. `argumentsSeparator` is the URLs' (`:` by default).
+    public init(parsing definitions: [String], argumentsSeparator: Character = ":") throws(ImgproxyURLError) {
         for definition in definitions {
             let trimmed = definition.trimmingSpaces
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
@@ -22,7 +22,7 @@ public struct ProcessingPresets: Sendable, Hashable {
             guard !value.isEmpty else { throw Self.invalid(trimmed, "the options are empty") }
             var options: [RawOption] = []
             for segment in value.split(separator: "/", omittingEmptySubsequences: false) {
-                let parts = segment.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+                let parts = segment.split(separator: argumentsSeparator, omittingEmptySubsequences: false).map(String.init)
                 guard parts.count > 1 else { throw Self.invalid(trimmed, "'\(ImgproxyURLError.quoted(segment))' is not an option") }
                 options.append(RawOption(name: parts[0], arguments: Array(parts.dropFirst())))
             }

@@ -31,8 +31,8 @@ struct ImageJob: Sendable {
 
     /// The formats whose results keep a source's animation.
     static let animatedFormats: Set<ImageFormat> = [.gif, .webp, .avif]
-    /// The source formats a result without a format keeps (others become PNG or JPEG).
-    static let keptFormats: Set<ImageFormat> = [.jpeg, .png, .gif, .webp, .avif]
+    /// The formats whose results keep alpha.
+    static let alphaFormats: Set<ImageFormat> = [.png, .gif, .webp, .avif, .heic, .jpegXL, .tiff, .ico]
 
     /// The key of a result: a digest of the source URL and ``ProcessingOptions/pixelKey`` (the format included).
     static func key(source: String, options: ProcessingOptions) -> String {

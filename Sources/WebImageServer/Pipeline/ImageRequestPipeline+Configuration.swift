@@ -40,9 +40,10 @@ extension ImageRequestPipeline {
         decoding.applyOrientation = true
         self.init(
             signature: configuration.signature,
-            parser: ImgproxyURLParser(presets: configuration.presets),
+            parser: ImgproxyURLParser(
+                presets: configuration.presets, argumentsSeparator: configuration.argumentsSeparator, onlyPresets: configuration.onlyPresets),
             sourcePolicy: configuration.sourcePolicy,
-            negotiation: AcceptNegotiation(autoAVIF: configuration.autoAVIF, autoWebP: configuration.autoWebP),
+            negotiation: AcceptNegotiation(configuration),
             sources: ImageManager(
                 cache: ImageCache(namespace: "sources", root: configuration.cacheDirectory),
                 loader: TimedLoader(base: loader, metrics: metrics),

@@ -31,7 +31,7 @@ extension ImageRequestPipeline {
         if let expires = parsed.options.expires, Date().timeIntervalSince1970 > Double(expires) {
             throw ServerError(.notFound, "the URL has expired")
         }
-        var sourceURL = parsed.sourceURL
+        var sourceURL = configuration.urlReplacements.reduce(parsed.sourceURL) { $1.apply(to: $0) }
         if let base = configuration.baseURL, !sourceURL.hasPrefix(base) { sourceURL = base + sourceURL }
         if sourceURL.hasPrefix("local://") {
             return try localJob(sourceURL, parsed: parsed, accept: accept)
@@ -61,7 +61,7 @@ extension ImageRequestPipeline {
         }
         let prefixes = configuration.allowedLocalPrefixes
         if !configuration.sourcePolicy.allowedPrefixes.isEmpty || !prefixes.isEmpty || !configuration.allowedS3Prefixes.isEmpty {
-            guard prefixes.contains(where: { SourcePrefix.text(path, startsWith: $0) }) else { throw ServerError(.forbidden, "the source is not under an allowed prefix") }
+            guard prefixes.contains(where: { Wildcard.text(path, startsWith: $0) }) else { throw ServerError(.forbidden, "the source is not under an allowed prefix") }
         }
         return job(parsed, source: source, sourcePath: path, accept: accept)
     }
@@ -75,7 +75,7 @@ extension ImageRequestPipeline {
         }
         let prefixes = configuration.allowedS3Prefixes
         if !configuration.sourcePolicy.allowedPrefixes.isEmpty || !configuration.allowedLocalPrefixes.isEmpty || !prefixes.isEmpty {
-            guard prefixes.contains(where: { SourcePrefix.text(sourceURL, startsWith: $0) }) else { throw ServerError(.forbidden, "the source is not under an allowed prefix") }
+            guard prefixes.contains(where: { Wildcard.text(sourceURL, startsWith: $0) }) else { throw ServerError(.forbidden, "the source is not under an allowed prefix") }
         }
         return job(parsed, source: source, sourcePath: "/" + object.key, accept: accept)
     }
@@ -84,9 +84,9 @@ extension ImageRequestPipeline {
     /// it: extend pads with transparency for WebP and AVIF, white for JPEG).
     private func job(_ parsed: ImgproxyRequest, source: URL, sourcePath: String, accept: String?) -> ImageJob {
         var options = parsed.options
-        if options.format == nil, negotiation.isEnabled {
-            options.format = negotiation.format(accept: accept)
+        if let negotiated = negotiation.format(accept: accept, asked: options.format) {
+            options.format = negotiated
         }
-        return ImageJob(options: options, source: source, sourcePath: sourcePath, variesByAccept: parsed.options.format == nil && negotiation.isEnabled)
+        return ImageJob(options: options, source: source, sourcePath: sourcePath, variesByAccept: negotiation.variesByAccept(asked: parsed.options.format))
     }
 }

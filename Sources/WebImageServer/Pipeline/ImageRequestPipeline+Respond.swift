@@ -22,6 +22,9 @@ extension ImageRequestPipeline {
         if configuration.sendsETag { headers[.eTag] = processed.etag }
         if configuration.sendsLastModified, let lastModified = processed.lastModified { headers[.lastModified] = lastModified }
         if job.variesByAccept { headers[.vary] = "Accept" }
+        if configuration.setsCanonicalHeader, let scheme = job.source.scheme, scheme == "http" || scheme == "https" {
+            headers[HTTPField.Name("Link")!] = "<\(job.source.absoluteString)>; rel=\"canonical\""
+        }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: processed.data)))
     }
 

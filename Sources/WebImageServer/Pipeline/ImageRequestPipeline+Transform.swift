@@ -4,13 +4,19 @@ import WebImageKit
 
 extension ImageRequestPipeline {
     /// The result's format, decided once before the transform (which flattens for it), as imgproxy decides it:
-    /// the one asked for, else the source's when it can be written, else PNG when the result is expected to have
-    /// alpha (the source has it, or `extend` may add it, and no `background` flattens it) and JPEG when not.
+    /// the one asked for, else the source's when it is a preferred format, else the first preferred format that
+    /// keeps what the result needs: animation (the source has several frames), alpha (the source has it, or
+    /// `extend` may add it, and no `background` flattens it).
     func outputFormat(for image: Image, _ job: ImageJob) -> ImageFormat {
         if let format = job.format { return format }
-        if ImageJob.keptFormats.contains(image.format), coders.canEncode(to: image.format) { return image.format }
+        let preferred = configuration.preferredFormats.map(\.imageFormat)
+        if preferred.contains(image.format), coders.canEncode(to: image.format) { return image.format }
+        let animated = image.frames.count > 1
         let expectsAlpha = job.options.background == nil && (image.hasAlpha || job.options.extend)
-        return expectsAlpha ? .png : .jpeg
+        let fitting = preferred.first { format in
+            (!animated || ImageJob.animatedFormats.contains(format)) && (!expectsAlpha || ImageJob.alphaFormats.contains(format))
+        }
+        return fitting ?? preferred.first ?? .jpeg
     }
 
     /// Step "transform": crop, resize, rotate, blur, sharpen, extend and flatten (``ProcessingTransformer``), every

@@ -45,38 +45,11 @@ public struct SourcePrefix: Sendable, Hashable, CustomStringConvertible {
         if let exactHost {
             guard source.host == exactHost else { return false }
         } else {
-            guard case .name(let host) = source.host, Self.ends(of: hostPattern, in: Substring(host)).contains(host.endIndex) else { return false }
+            guard case .name(let host) = source.host, Wildcard.ends(of: hostPattern, in: Substring(host)).contains(host.endIndex) else { return false }
         }
         let path = Substring(source.path)
-        return Self.ends(of: pathPattern, in: path).contains { end in
+        return Wildcard.ends(of: pathPattern, in: path).contains { end in
             pathPattern.hasSuffix("/") || end == path.endIndex || path[end] == "/"
         }
-    }
-
-    /// Whether `text` starts with `pattern`, where `*` matches any run of characters but `/` (the `local://` and
-    /// `s3://` prefixes).
-    static func text(_ text: String, startsWith pattern: String) -> Bool {
-        !ends(of: pattern, in: Substring(text)).isEmpty
-    }
-
-    /// Where a match of `pattern` at the start of `text` can end: `*` matches any run of characters but `/`.
-    static func ends(of pattern: String, in text: Substring) -> Set<String.Index> {
-        var ends: Set<String.Index> = [text.startIndex]
-        for (index, piece) in pattern.split(separator: "*", omittingEmptySubsequences: false).enumerated() {
-            var starts = ends
-            if index > 0 {
-                // The `*` before this piece: extend each end over characters that are not `/`.
-                for end in ends {
-                    var position = end
-                    while position < text.endIndex, text[position] != "/" {
-                        position = text.index(after: position)
-                        starts.insert(position)
-                    }
-                }
-            }
-            ends = Set(starts.compactMap { start in text[start...].hasPrefix(piece) ? text.index(start, offsetBy: piece.count) : nil })
-            if ends.isEmpty { return [] }
-        }
-        return ends
     }
 }

@@ -1,24 +1,37 @@
 import Foundation
+import WebImageCore
 
-/// The output format an `Accept` header allows when the URL names none and `--auto-avif`/`--auto-webp` are on:
-/// AVIF first, then WebP; nil keeps the source's format. `image/avif;q=0` refuses a type, as HTTP says.
+/// The output format an `Accept` header chooses, as imgproxy's `AUTO_*` and `ENFORCE_*` settings say: an automatic
+/// format is used when the URL names none, an enforced one even when it names another; AVIF comes before WebP.
+/// `image/avif;q=0` refuses a type, as HTTP says; `*/*` is not taken as AVIF or WebP, as imgproxy does.
 struct AcceptNegotiation: Sendable {
-    let autoAVIF: Bool
-    let autoWebP: Bool
+    /// The formats used for URLs without a format when accepted, in order of preference.
+    let automatic: [OutputFormat]
+    /// The formats used whatever the URL asks when accepted, in order of preference.
+    let enforced: [OutputFormat]
 
-    /// Whether responses to requests without an explicit format depend on `Accept` (and so need `Vary: Accept`).
-    var isEnabled: Bool { autoAVIF || autoWebP }
-
-    /// The negotiated format for `accept`, or nil.
-    func format(accept: String?) -> OutputFormat? {
-        guard let accept, isEnabled else { return nil }
-        let accepted = Self.acceptedTypes(accept)
-        if autoAVIF, accepted.contains("image/avif") { return .avif }
-        if autoWebP, accepted.contains("image/webp") { return .webp }
-        return nil
+    /// The negotiation of `configuration`.
+    init(_ configuration: ImageServerConfiguration) {
+        let order: [(OutputFormat, automatic: Bool, enforced: Bool)] = [
+            (.avif, configuration.autoAVIF, configuration.enforceAVIF), (.webp, configuration.autoWebP, configuration.enforceWebP),
+        ]
+        enforced = order.filter(\.enforced).map(\.0)
+        automatic = order.filter { $0.automatic || $0.enforced }.map(\.0)
     }
 
-    /// The media types named with a non-zero quality (wildcards are not taken as AVIF or WebP, as imgproxy does).
+    /// Whether the answer to a URL asking for `asked` (nil: no format) depends on `Accept` (`Vary: Accept`).
+    func variesByAccept(asked: OutputFormat?) -> Bool {
+        !(asked == nil ? automatic : enforced).isEmpty
+    }
+
+    /// The format `accept` chooses for a URL asking for `asked`, or nil to keep what the URL says.
+    func format(accept: String?, asked: OutputFormat?) -> OutputFormat? {
+        guard let accept, variesByAccept(asked: asked) else { return nil }
+        let accepted = Self.acceptedTypes(accept)
+        return (asked == nil ? automatic : enforced).first { accepted.contains($0.imageFormat.mimeType) }
+    }
+
+    /// The media types named with a non-zero quality.
     static func acceptedTypes(_ accept: String) -> Set<String> {
         var types: Set<String> = []
         for element in accept.split(separator: ",") {

@@ -11,6 +11,10 @@ public struct ImageServerConfiguration: Sendable {
     public var signature: URLSignatureVerifier
     /// The named presets URLs may use.
     public var presets: ProcessingPresets
+    /// Whether URLs name only presets in their options part (`IMGPROXY_ONLY_PRESETS`); default false.
+    public var onlyPresets: Bool
+    /// What separates an option's name and arguments in URLs and presets (`IMGPROXY_ARGUMENTS_SEPARATOR`); `:`.
+    public var argumentsSeparator: Character
     /// Which sources may be fetched.
     public var sourcePolicy: SourceURLPolicy
     /// The folder of the caches (`sources` and `results` folders are made inside it); nil is the library's
@@ -49,6 +53,20 @@ public struct ImageServerConfiguration: Sendable {
     public var autoAVIF: Bool
     /// The encoder quality when the URL sets none (imgproxy's default, 80).
     public var defaultQuality: Int
+    /// Whether a client whose `Accept` allows WebP gets WebP even when the URL names another format
+    /// (`IMGPROXY_ENFORCE_WEBP`; implies ``autoWebP``).
+    public var enforceWebP: Bool
+    /// Whether a client whose `Accept` allows AVIF gets AVIF even when the URL names another format
+    /// (`IMGPROXY_ENFORCE_AVIF`; implies ``autoAVIF``).
+    public var enforceAVIF: Bool
+    /// The formats a result without a format may have, in order (`IMGPROXY_PREFERRED_FORMATS`): the source's when
+    /// listed, else the first that keeps the result's animation and alpha. Default JPEG, PNG, GIF, WebP, AVIF
+    /// (imgproxy's is JPEG, PNG, GIF: WebP and AVIF sources are kept here).
+    public var preferredFormats: [OutputFormat]
+    /// Rewrites of source URLs' starts (`IMGPROXY_URL_REPLACEMENTS`), applied in order before ``baseURL``.
+    public var urlReplacements: [URLReplacement]
+    /// Whether responses for `http(s)` sources carry `Link: <source>; rel="canonical"` (`IMGPROXY_SET_CANONICAL_HEADER`).
+    public var setsCanonicalHeader: Bool
     /// Whether `/` serves the playground page, to try URLs in a browser; default false.
     public var playground: Bool
     /// A token every image request must send as `Authorization: Bearer <secret>` (imgproxy's `IMGPROXY_SECRET`);
@@ -141,6 +159,11 @@ public struct ImageServerConfiguration: Sendable {
         self.maximumQueue = 100
         self.autoWebP = false
         self.autoAVIF = false
+        self.enforceWebP = false
+        self.enforceAVIF = false
+        self.preferredFormats = [.jpeg, .png, .gif, .webp, .avif]
+        self.urlReplacements = []
+        self.setsCanonicalHeader = false
         self.defaultQuality = defaultQuality
         self.playground = false
         self.secret = nil
@@ -164,6 +187,8 @@ public struct ImageServerConfiguration: Sendable {
         self.s3Region = "us-east-1"
         self.s3Environment = ProcessInfo.processInfo.environment
         self.metricsNamespace = ""
+        self.onlyPresets = false
+        self.argumentsSeparator = ":"
         self.loader = loader
     }
 }

@@ -1,0 +1,88 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import WebImageKit
+@testable import WebImageServer
+import WebImageTestSupport
+
+/// The settings that change how URLs are read: URL replacements, presets-only mode, the separators, the
+/// canonical header.
+@Suite struct ImgproxyURLSettingsTests {
+    @Test func aReplacementRewritesTheStartOfASourceWithItsWildcards() {
+        let replacement = URLReplacement(pattern: "mys3://*/", replacement: "s3://bucket-${1}/images/")
+        #expect(replacement.apply(to: "mys3://eu/a/b.jpg") == "s3://bucket-eu/images/a/b.jpg")
+        #expect(replacement.apply(to: "https://example.com/a.jpg") == "https://example.com/a.jpg")
+        let plain = URLReplacement(pattern: "img://", replacement: "https://cdn.example/")
+        #expect(plain.apply(to: "img://a.jpg") == "https://cdn.example/a.jpg")
+        let two = URLReplacement(pattern: "x://*/*/", replacement: "https://${2}.example/${1}/")
+        #expect(two.apply(to: "x://photos/eu/1.jpg") == "https://eu.example/photos/1.jpg")
+    }
+
+    @Test func replacementsAreReadFromImgproxysVariableInOrder() throws {
+        let configuration = try ServerSettings(environment: [
+            "IMGPROXY_URL_REPLACEMENTS": "a://=b://;b://=https://cdn.example/",
+        ]).configuration()
+        #expect(configuration.urlReplacements.reduce("a://x.jpg") { $1.apply(to: $0) } == "https://cdn.example/x.jpg")
+        #expect(throws: ServerSettingsError.self) { try ServerSettings(environment: ["IMGPROXY_URL_REPLACEMENTS": "nothing"]).configuration() }
+    }
+
+    @Test func aReplacedSourceIsFetchedAndStillChecked() async throws {
+        // The origin's address is known only once it runs, so the replacement is made from it inside.
+        let origin = try SourceOrigin()
+        try await origin.run { base in
+            var configuration = ImageServerConfiguration(port: 0, sourcePolicy: SourceURLPolicy(addressPolicy: .loopback))
+            let directory = try TemporaryDirectory("replacements")
+            defer { directory.remove() }
+            configuration.cacheDirectory = directory.url
+            configuration.urlReplacements = [URLReplacement(pattern: "origin://", replacement: base + "/")]
+            let app = try buildApplication(configuration: configuration, logger: ServerTestHarness.quietLogger)
+            try await app.test(.router) { client in
+                try await client.execute(uri: "/_/w:40/plain/origin://photo.jpg@png", method: .get) { response in
+                    #expect(response.status == .ok)
+                    let image = try ImageProcessingServerTests.decoded(response.body)
+                    #expect(image.pixelSize.width == 40)
+                }
+            }
+        }
+    }
+
+    @Test func onlyPresetsReadsTheOptionsPartAsPresetNames() throws {
+        let presets = try ProcessingPresets(parsing: ["small=w:20", "square=rs:fill:20:20", "sharp=sh:1"])
+        let parser = ImgproxyURLParser(presets: presets, onlyPresets: true)
+        let request = try parser.parse(path: "/_/small:sharp/plain/https://example.com/a.jpg@png")
+        #expect(request.options.width == 20 && request.options.sharpen == 1 && request.options.format == .png)
+        #expect(request.sourceURL == "https://example.com/a.jpg")
+        #expect(throws: ImgproxyURLError.self) { try parser.parse(path: "/_/w:20/plain/https://example.com/a.jpg") }
+    }
+
+    @Test func theArgumentsSeparatorSplitsOptionsAndPresets() throws {
+        let configuration = try ServerSettings(environment: [
+            // With ',' separating arguments, presets need another separator, as in imgproxy.
+            "IMGPROXY_ARGUMENTS_SEPARATOR": ",", "IMGPROXY_PRESETS_SEPARATOR": ";", "IMGPROXY_PRESETS": "thumb=rs,fill,30,20",
+        ]).configuration()
+        let parser = ImgproxyURLParser(presets: configuration.presets, argumentsSeparator: configuration.argumentsSeparator)
+        let request = try parser.parse(path: "/_/preset,thumb/q,50/plain/https://example.com/a.jpg")
+        #expect(request.options.resizingType == .fill && request.options.width == 30 && request.options.quality == 50)
+    }
+
+    @Test func thePresetsSeparatorSplitsThePresetsVariable() throws {
+        let configuration = try ServerSettings(environment: [
+            "IMGPROXY_PRESETS_SEPARATOR": ";", "IMGPROXY_PRESETS": "a=w:10;b=fq:webp:50:avif:40",
+        ]).configuration()
+        #expect(configuration.presets.names == ["a", "b"])
+    }
+
+    @Test func theCanonicalHeaderNamesAnHTTPSource() async throws {
+        try await ServerTestHarness.run(configure: { $0.setsCanonicalHeader = true }) { client, base, _ in
+            try await client.execute(uri: "/_/w:20/plain/\(base)/photo.jpg", method: .get) { response in
+                #expect(response.headers[.init("Link")!] == "<\(base)/photo.jpg>; rel=\"canonical\"")
+            }
+        }
+        try await ServerTestHarness.run { client, base, _ in
+            try await client.execute(uri: "/_/w:20/plain/\(base)/photo.jpg", method: .get) { response in
+                #expect(response.headers[.init("Link")!] == nil)
+            }
+        }
+    }
+}
