@@ -29,8 +29,7 @@ struct S3MotoTests {
 
         let photo = folder.url.appendingPathComponent("photo.jpg")
         try SourceOrigin().photo.write(to: photo)
-        let python = Self.root.appendingPathComponent("benchmarks/work/moto-venv/bin/python").path
-        let printed = try await Self.output(python, [Self.root.appendingPathComponent("scripts/s3-moto-setup.py").path, "\(port)", photo.path])
+        let printed = try await Self.output(MotoTools.python, [Self.root.appendingPathComponent("scripts/s3-moto-setup.py").path, "\(port)", photo.path])
         let key = printed.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         try #require(key.count == 2, "moto setup printed '\(printed)'")
 
@@ -97,10 +96,12 @@ struct S3MotoTests {
     }
 }
 
-/// Where `scripts/install-test-tools.sh` puts moto.
+/// Where `scripts/install-test-tools.sh` puts moto and the imgproxy URL builders.
 enum MotoTools {
     /// The package's folder.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     /// moto's standalone server.
     static let server = root.appendingPathComponent("benchmarks/work/moto-venv/bin/moto_server").path
+    /// The environment's Python, with boto3, pyimgproxy and imgproxy.
+    static let python = root.appendingPathComponent("benchmarks/work/moto-venv/bin/python").path
 }
