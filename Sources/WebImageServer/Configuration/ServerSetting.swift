@@ -27,6 +27,8 @@ struct ServerSettingsDraft: Sendable {
     var allowedSources: [String] = []
     var presetDefinitions: [String] = []
     var presetsSeparator = ","
+    var keepAliveTimeout: Duration?
+    var readRequestTimeout: Duration?
     var metricsBind: String?
     var logLevel = "info"
     var logFormat = ServerLogFormat.pretty

@@ -80,6 +80,18 @@ extension ServerSettings {
         ServerSetting(name: "download-timeout", imgproxy: ["DOWNLOAD_TIMEOUT"], apply: { value, draft throws(ServerSettingsError) in
             draft.configuration.downloadTimeout = try value.seconds()
         }, current: { "\($0.configuration.downloadTimeout.seconds) s" }),
+        ServerSetting(name: "keep-alive-timeout", imgproxy: ["KEEP_ALIVE_TIMEOUT"], apply: { value, draft throws(ServerSettingsError) in
+            draft.keepAliveTimeout = try value.seconds()
+        }, current: { "\($0.configuration.idleTimeout.seconds) s (idle client connections and stalled requests)" }),
+        ServerSetting(name: "read-request-timeout", imgproxy: ["READ_REQUEST_TIMEOUT", "READ_TIMEOUT"], apply: { value, draft throws(ServerSettingsError) in
+            draft.readRequestTimeout = try value.seconds()
+        }, current: { "\($0.configuration.idleTimeout.seconds) s (with keep-alive-timeout: the shorter)" }),
+        ServerSetting(name: "graceful-stop-timeout", imgproxy: ["GRACEFUL_STOP_TIMEOUT"], apply: { value, draft throws(ServerSettingsError) in
+            draft.configuration.gracefulStopTimeout = try value.seconds()
+        }, current: { "\(($0.configuration.gracefulStopTimeout ?? $0.configuration.requestTimeout * 2).seconds) s" }),
+        ServerSetting(name: "ignore-ssl-verification", imgproxy: ["IGNORE_SSL_VERIFICATION"], apply: { value, draft throws(ServerSettingsError) in
+            draft.configuration.verifiesSourceCertificates = try !value.flag()
+        }, current: { "\(!$0.configuration.verifiesSourceCertificates)" }),
         ServerSetting(name: "workers", imgproxy: ["WORKERS", "CONCURRENCY"], apply: { value, draft throws(ServerSettingsError) in
             draft.configuration.workers = try value.integer(atLeast: 1)
         }, current: { "\($0.configuration.workers)" }),

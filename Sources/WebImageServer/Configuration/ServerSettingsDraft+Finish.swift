@@ -13,6 +13,9 @@ extension ServerSettingsDraft {
                 throw ServerSettingsError("key \(index + 1): \(error.description)")
             }
         }
+        if keepAliveTimeout != nil || readRequestTimeout != nil {
+            configuration.idleTimeout = min(keepAliveTimeout ?? .seconds(10), readRequestTimeout ?? .seconds(10))
+        }
         let local = allowedSources.filter { $0.hasPrefix("local://") }
         configuration.allowedLocalPrefixes = local.map { prefix in
             let path = String(prefix.dropFirst("local://".count))

@@ -18,11 +18,18 @@ struct GuardedHTTPTransport: DownloadTransport {
     let group: any EventLoopGroup
     let tls: NIOSSLContext
 
-    init(policy: SourceURLPolicy, maximumRedirects: Int, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) throws {
+    /// A transport; `verifiesCertificates: false` accepts any certificate from an `https` source (imgproxy's
+    /// `IMGPROXY_IGNORE_SSL_VERIFICATION`).
+    init(
+        policy: SourceURLPolicy, maximumRedirects: Int, verifiesCertificates: Bool = true,
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) throws {
         self.policy = policy
         self.maximumRedirects = maximumRedirects
         self.group = group
-        tls = try NIOSSLContext(configuration: .makeClientConfiguration())
+        var tlsConfiguration = TLSConfiguration.makeClientConfiguration()
+        if !verifiesCertificates { tlsConfiguration.certificateVerification = .none }
+        tls = try NIOSSLContext(configuration: tlsConfiguration)
     }
 
     func send(_ request: DownloadRequest, timeout: Duration) async throws -> (DownloadResponse, AsyncThrowingStream<Data, any Error>) {

@@ -12,7 +12,9 @@ extension ImageRequestPipeline {
             loader = given
         } else {
             var settings = ImageDownloader.Configuration()
-            settings.transport = try GuardedHTTPTransport(policy: configuration.sourcePolicy, maximumRedirects: configuration.maximumRedirects)
+            settings.transport = try GuardedHTTPTransport(
+                policy: configuration.sourcePolicy, maximumRedirects: configuration.maximumRedirects,
+                verifiesCertificates: configuration.verifiesSourceCertificates)
             settings.timeout = configuration.downloadTimeout
             settings.maximumResponseSize = configuration.maximumSourceBytes
             settings.maximumRedirects = configuration.maximumRedirects

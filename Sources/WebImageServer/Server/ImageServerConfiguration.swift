@@ -41,6 +41,14 @@ public struct ImageServerConfiguration: Sendable {
     /// The longest a request may wait for its image, queueing, fetching and processing included; past it, 504.
     /// Default 30 seconds.
     public var requestTimeout: Duration
+    /// Whether `https` sources' certificates are verified (`IMGPROXY_IGNORE_SSL_VERIFICATION` turns it off); default true.
+    public var verifiesSourceCertificates: Bool
+    /// How long a client connection may stay idle, waiting for a request or in the middle of one, before it is
+    /// closed (`IMGPROXY_KEEP_ALIVE_TIMEOUT`, `IMGPROXY_READ_REQUEST_TIMEOUT`: the shorter); default 10 seconds.
+    public var idleTimeout: Duration
+    /// How long a stopping server waits for the requests in flight (`IMGPROXY_GRACEFUL_STOP_TIMEOUT`); default
+    /// twice the request timeout, as imgproxy's.
+    public var gracefulStopTimeout: Duration?
     /// The most redirects a source may take; default 10.
     public var maximumRedirects: Int
     /// How many images are fetched and processed at once; default the number of cores.
@@ -155,6 +163,9 @@ public struct ImageServerConfiguration: Sendable {
         self.downloadTimeout = .seconds(10)
         self.requestTimeout = .seconds(30)
         self.maximumRedirects = 10
+        self.verifiesSourceCertificates = true
+        self.idleTimeout = .seconds(10)
+        self.gracefulStopTimeout = nil
         self.workers = ProcessInfo.processInfo.activeProcessorCount
         self.maximumQueue = 100
         self.autoWebP = false

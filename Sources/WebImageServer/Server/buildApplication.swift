@@ -1,5 +1,6 @@
 public import Hummingbird
 public import Logging
+import NIOCore
 import ServiceLifecycle
 
 /// Builds the image server as a Hummingbird application; run it with `try await app.runService()`, which
@@ -17,6 +18,7 @@ public func buildApplication(configuration: ImageServerConfiguration, logger: Lo
     let pipeline = try ImageRequestPipeline(configuration: configuration, metrics: metrics, logger: logger)
     return Application(
         router: buildRouter(pipeline: pipeline, state: state, metrics: metrics, logger: logger),
+        server: .http1(configuration: .init(idleTimeout: TimeAmount(configuration.idleTimeout))),
         configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "webimage"),
         services: [DrainWatcher(state: state)],
         logger: logger

@@ -98,7 +98,9 @@ struct ServeCommand: AsyncParsableCommand {
             services.append(MetricsEndpoint.application(host: address.host, port: address.port, logger: logger))
         }
         logger.info("webimage serve listening", metadata: ["address": "\(configuration.host):\(configuration.port)"])
-        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        var groupConfiguration = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        groupConfiguration.maximumGracefulShutdownDuration = configuration.gracefulStopTimeout ?? configuration.requestTimeout * 2
+        let group = ServiceGroup(configuration: groupConfiguration)
         try await group.run()
     }
 

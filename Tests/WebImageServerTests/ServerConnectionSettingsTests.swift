@@ -1,0 +1,55 @@
+import Foundation
+import Glibc
+import Hummingbird
+import HummingbirdTesting
+import Testing
+@testable import WebImageServer
+
+/// imgproxy's connection settings: the idle timeout of client connections, the graceful stop, certificates.
+@Suite struct ServerConnectionSettingsTests {
+    @Test func theShorterOfTheKeepAliveAndReadTimeoutsClosesIdleConnections() throws {
+        let both = try ServerSettings(environment: ["IMGPROXY_KEEP_ALIVE_TIMEOUT": "30", "IMGPROXY_READ_REQUEST_TIMEOUT": "5"]).configuration()
+        #expect(both.idleTimeout == .seconds(5))
+        let keepAlive = try ServerSettings(environment: ["IMGPROXY_KEEP_ALIVE_TIMEOUT": "60"]).configuration()
+        #expect(keepAlive.idleTimeout == .seconds(10))
+        #expect(try ServerSettings(environment: ["IMGPROXY_KEEP_ALIVE_TIMEOUT": "2"]).configuration().idleTimeout == .seconds(2))
+        #expect(try ServerSettings().configuration().idleTimeout == .seconds(10))
+    }
+
+    @Test func gracefulStopAndCertificateSettingsAreRead() throws {
+        let configuration = try ServerSettings(environment: ["IMGPROXY_GRACEFUL_STOP_TIMEOUT": "7", "IMGPROXY_IGNORE_SSL_VERIFICATION": "true"]).configuration()
+        #expect(configuration.gracefulStopTimeout == .seconds(7))
+        #expect(!configuration.verifiesSourceCertificates)
+        #expect(try ServerSettings().configuration().verifiesSourceCertificates)
+    }
+
+    @Test func aConnectionThatSendsNothingIsClosedAfterTheIdleTimeout() async throws {
+        try await ServerTestHarness.run(configure: { $0.idleTimeout = .seconds(1) }) { client, _, _ in
+            let port = try #require(client.port)
+            let started = ContinuousClock.now
+            let closed = try await Task.detached { try Self.waitForClose(port: port, limitSeconds: 8) }.value
+            #expect(closed, "the server kept the idle connection open for 8 s")
+            #expect(ContinuousClock.now - started < .seconds(8))
+        }
+    }
+
+    /// Connects to 127.0.0.1:`port`, sends nothing, and waits up to `limitSeconds` for the server to close.
+    static func waitForClose(port: Int, limitSeconds: Int) throws -> Bool {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        var timeout = timeval(tv_sec: limitSeconds, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        try #require(connected == 0)
+        var byte: UInt8 = 0
+        // 0: the server closed the connection; -1 with EAGAIN: the wait ran out first.
+        return recv(descriptor, &byte, 1, 0) == 0
+    }
+}
