@@ -86,3 +86,34 @@ import WebImageTestSupport
         }
     }
 }
+
+/// `IMGPROXY_ENABLE_CLIENT_HINTS`: `DPR` and `Width` give defaults that the URL's options override.
+@Suite struct ClientHintsTests {
+    @Test func dprAndWidthHintsSizeAResultTheURLDoesNotSize() async throws {
+        try await ServerTestHarness.run(configure: { $0.usesClientHints = true }) { client, base, _ in
+            let hints: HTTPFields = [.init("DPR")!: "2", .init("Width")!: "200"]
+            try await client.execute(uri: "/_/plain/\(base)/photo.jpg", method: .get, headers: hints) { response in
+                // The layout width 200 is 100 CSS pixels at DPR 2: 200 physical pixels.
+                let width = try ImageProcessingServerTests.decoded(response.body).pixelSize.width
+                #expect(width == 200)
+                #expect(response.headers[.vary] == "Sec-CH-DPR, DPR, Sec-CH-Width, Width")
+            }
+            try await client.execute(uri: "/_/w:50/plain/\(base)/photo.jpg", method: .get, headers: [.init("Sec-CH-DPR")!: "3"]) { response in
+                let width = try ImageProcessingServerTests.decoded(response.body).pixelSize.width
+                #expect(width == 150)
+            }
+        }
+        try await ServerTestHarness.run { client, base, _ in
+            try await client.execute(uri: "/_/plain/\(base)/photo.jpg", method: .get, headers: [.init("DPR")!: "2"]) { response in
+                let width = try ImageProcessingServerTests.decoded(response.body).pixelSize.width
+                #expect(width == 400)
+                #expect(response.headers[.vary] == nil)
+            }
+        }
+    }
+
+    @Test func hintsOutsideTheirRangeAreIgnored() {
+        let options = ClientHints.options([.init("DPR")!: "20", .init("Width")!: "-5"])
+        #expect(options.dpr == 1 && options.width == 0)
+    }
+}

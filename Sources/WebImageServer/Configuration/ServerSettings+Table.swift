@@ -136,6 +136,9 @@ extension ServerSettings {
         ServerSetting(name: "presets-separator", imgproxy: ["PRESETS_SEPARATOR"], apply: { value, draft in
             draft.presetsSeparator = value.text
         }, current: { $0.presetsSeparator }),
+        ServerSetting(name: "enable-client-hints", imgproxy: ["ENABLE_CLIENT_HINTS"], apply: { value, draft throws(ServerSettingsError) in
+            draft.configuration.usesClientHints = try value.flag()
+        }, current: { "\($0.configuration.usesClientHints)" }),
         ServerSetting(name: "enforce-webp", imgproxy: ["ENFORCE_WEBP"], apply: { value, draft throws(ServerSettingsError) in
             draft.configuration.enforceWebP = try value.flag()
         }, current: { "\($0.configuration.enforceWebP)" }),

@@ -35,8 +35,9 @@ public struct ImgproxyURLParser: Sendable {
         self.onlyPresets = onlyPresets
     }
 
-    /// Takes a raw request path apart; throws ``ImgproxyURLError`` saying what is wrong.
-    public func parse(path: some StringProtocol) throws(ImgproxyURLError) -> ImgproxyRequest {
+    /// Takes a raw request path apart, its options applied over `defaults` (what the request's headers give);
+    /// throws ``ImgproxyURLError`` saying what is wrong.
+    public func parse(path: some StringProtocol, defaults: ProcessingOptions = ProcessingOptions()) throws(ImgproxyURLError) -> ImgproxyRequest {
         let path = String(path)
         guard path.utf8.count <= maximumPathLength else { throw .invalidPath("the path is too long") }
         // Request paths are ASCII (anything else is percent-encoded), so characters and bytes split alike.
@@ -52,7 +53,7 @@ public struct ImgproxyURLParser: Sendable {
             throw .invalidPath("the deprecated basic URL format (/%resizing_type/%width/…) is not supported")
         }
 
-        var options = ProcessingOptions()
+        var options = defaults
         if presets.options(named: "default") != nil {
             try options.applyPreset("default", presets: presets, chain: [], option: "preset")
         }

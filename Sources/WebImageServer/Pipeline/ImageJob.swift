@@ -12,17 +12,18 @@ struct ImageJob: Sendable {
     let sourcePath: String
     /// The output format asked for (by the URL or by `Accept`); nil keeps the source's when it can be written.
     let format: ImageFormat?
-    /// Whether the answer depends on `Accept` (`Vary: Accept`).
-    let variesByAccept: Bool
+    /// The request headers the answer depends on (`Vary`): `Accept` when a format is negotiated, the client hints
+    /// when they are on.
+    let vary: [String]
     /// The result's key: a digest of the source, every option that changes the bytes and the format.
     let key: String
 
-    init(options: ProcessingOptions, source: URL, sourcePath: String, variesByAccept: Bool) {
+    init(options: ProcessingOptions, source: URL, sourcePath: String, vary: [String]) {
         self.options = options
         self.source = source
         self.sourcePath = sourcePath
         self.format = options.format?.imageFormat
-        self.variesByAccept = variesByAccept
+        self.vary = vary
         self.key = Self.key(source: source.absoluteString, options: options)
     }
 

@@ -18,11 +18,12 @@ extension ImageRequestPipeline {
     }
 
     /// Step "parse": the options (400 naming what is wrong), the source against the policy (400 or 403, before
-    /// any I/O), the format `accept` negotiates when the URL names none, and the result key, made once.
-    func parse(_ path: String, accept: String?) throws(ServerError) -> ImageJob {
+    /// any I/O), the format `Accept` negotiates when the URL names none, the width and DPR client hints give
+    /// when on, and the result key, made once.
+    func parse(_ path: String, headers: HTTPFields) throws(ServerError) -> ImageJob {
         let parsed: ImgproxyRequest
         do {
-            parsed = try parser.parse(path: path)
+            parsed = try parser.parse(path: path, defaults: configuration.usesClientHints ? ClientHints.options(headers) : ProcessingOptions())
         } catch {
             // imgproxy answers an option or preset it does not know with 404, a bad argument with 400.
             let unknown = error.code == .unknownOption || error.code == .unknownPreset
@@ -34,10 +35,10 @@ extension ImageRequestPipeline {
         var sourceURL = configuration.urlReplacements.reduce(parsed.sourceURL) { $1.apply(to: $0) }
         if let base = configuration.baseURL, !sourceURL.hasPrefix(base) { sourceURL = base + sourceURL }
         if sourceURL.hasPrefix("local://") {
-            return try localJob(sourceURL, parsed: parsed, accept: accept)
+            return try localJob(sourceURL, parsed: parsed, headers: headers)
         }
         if sourceURL.hasPrefix("s3://") {
-            return try s3Job(sourceURL, parsed: parsed, accept: accept)
+            return try s3Job(sourceURL, parsed: parsed, headers: headers)
         }
         let checked: SourceURL
         do {
@@ -49,12 +50,12 @@ extension ImageRequestPipeline {
             }
         }
         guard let source = URL(string: sourceURL) else { throw ServerError(.badRequest, "the source URL is not valid") }
-        return job(parsed, source: source, sourcePath: checked.path, accept: accept)
+        return job(parsed, source: source, sourcePath: checked.path, headers: headers)
     }
 
     /// The job of a `local://` source: only with a local root configured, a path that cannot leave it (400), and
     /// under an allowed `local://` prefix when allowed sources are listed (403).
-    private func localJob(_ sourceURL: String, parsed: ImgproxyRequest, accept: String?) throws(ServerError) -> ImageJob {
+    private func localJob(_ sourceURL: String, parsed: ImgproxyRequest, headers: HTTPFields) throws(ServerError) -> ImageJob {
         guard configuration.localFilesystemRoot != nil else { throw ServerError(.badRequest, "local:// sources are not enabled") }
         guard let path = LocalFileSource.relativePath(of: sourceURL), let source = URL(string: sourceURL) else {
             throw ServerError(.badRequest, "the local source path is not valid")
@@ -63,12 +64,12 @@ extension ImageRequestPipeline {
         if !configuration.sourcePolicy.allowedPrefixes.isEmpty || !prefixes.isEmpty || !configuration.allowedS3Prefixes.isEmpty {
             guard prefixes.contains(where: { Wildcard.text(path, startsWith: $0) }) else { throw ServerError(.forbidden, "the source is not under an allowed prefix") }
         }
-        return job(parsed, source: source, sourcePath: path, accept: accept)
+        return job(parsed, source: source, sourcePath: path, headers: headers)
     }
 
     /// The job of an `s3://bucket/key` source: only with S3 on, a bucket and a key (400), under an allowed `s3://`
     /// prefix when allowed sources are listed (403).
-    private func s3Job(_ sourceURL: String, parsed: ImgproxyRequest, accept: String?) throws(ServerError) -> ImageJob {
+    private func s3Job(_ sourceURL: String, parsed: ImgproxyRequest, headers: HTTPFields) throws(ServerError) -> ImageJob {
         guard configuration.usesS3 else { throw ServerError(.badRequest, "s3:// sources are not enabled") }
         guard let object = S3Source.object(of: sourceURL), let source = URL(string: sourceURL) else {
             throw ServerError(.badRequest, "the S3 source is not s3://bucket/key")
@@ -77,16 +78,18 @@ extension ImageRequestPipeline {
         if !configuration.sourcePolicy.allowedPrefixes.isEmpty || !configuration.allowedLocalPrefixes.isEmpty || !prefixes.isEmpty {
             guard prefixes.contains(where: { Wildcard.text(sourceURL, startsWith: $0) }) else { throw ServerError(.forbidden, "the source is not under an allowed prefix") }
         }
-        return job(parsed, source: source, sourcePath: "/" + object.key, accept: accept)
+        return job(parsed, source: source, sourcePath: "/" + object.key, headers: headers)
     }
 
     /// The job for a checked source; a format `Accept` negotiates counts as asked for (the transform then knows
     /// it: extend pads with transparency for WebP and AVIF, white for JPEG).
-    private func job(_ parsed: ImgproxyRequest, source: URL, sourcePath: String, accept: String?) -> ImageJob {
+    private func job(_ parsed: ImgproxyRequest, source: URL, sourcePath: String, headers: HTTPFields) -> ImageJob {
         var options = parsed.options
-        if let negotiated = negotiation.format(accept: accept, asked: options.format) {
+        if let negotiated = negotiation.format(accept: headers[.accept], asked: options.format) {
             options.format = negotiated
         }
-        return ImageJob(options: options, source: source, sourcePath: sourcePath, variesByAccept: negotiation.variesByAccept(asked: parsed.options.format))
+        var vary = negotiation.variesByAccept(asked: parsed.options.format) ? ["Accept"] : []
+        if configuration.usesClientHints { vary += ClientHints.headerNames }
+        return ImageJob(options: options, source: source, sourcePath: sourcePath, vary: vary)
     }
 }

@@ -21,7 +21,7 @@ extension ImageRequestPipeline {
         ]
         if configuration.sendsETag { headers[.eTag] = processed.etag }
         if configuration.sendsLastModified, let lastModified = processed.lastModified { headers[.lastModified] = lastModified }
-        if job.variesByAccept { headers[.vary] = "Accept" }
+        if !job.vary.isEmpty { headers[.vary] = job.vary.joined(separator: ", ") }
         if configuration.setsCanonicalHeader, let scheme = job.source.scheme, scheme == "http" || scheme == "https" {
             headers[HTTPField.Name("Link")!] = "<\(job.source.absoluteString)>; rel=\"canonical\""
         }
@@ -40,7 +40,7 @@ extension ImageRequestPipeline {
     func notModified(etag: String, _ job: ImageJob) -> Response {
         var headers: HTTPFields = [.cacheControl: "public, max-age=\(configuration.maxAge)"]
         if configuration.sendsETag { headers[.eTag] = etag }
-        if job.variesByAccept { headers[.vary] = "Accept" }
+        if !job.vary.isEmpty { headers[.vary] = job.vary.joined(separator: ", ") }
         return Response(status: .notModified, headers: headers)
     }
 }

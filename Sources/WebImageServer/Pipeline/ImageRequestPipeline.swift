@@ -43,11 +43,11 @@ struct ImageRequestPipeline: Sendable {
     func run(_ request: Request) async throws(ServerError) -> Response {
         let path = try unprefixedPath(request)
         try authorize(path, authorization: request.headers[.authorization])
-        let job = try parse(path, accept: request.headers[.accept])
+        let job = try parse(path, headers: request.headers)
         do {
             return try await answer(job, conditions: Conditions(request.headers))
         } catch {
-            throw job.variesByAccept ? error.adding(.vary, "Accept") : error
+            throw job.vary.isEmpty ? error : error.adding(.vary, job.vary.joined(separator: ", "))
         }
     }
 

@@ -75,6 +75,9 @@ public struct ImageServerConfiguration: Sendable {
     public var urlReplacements: [URLReplacement]
     /// Whether responses for `http(s)` sources carry `Link: <source>; rel="canonical"` (`IMGPROXY_SET_CANONICAL_HEADER`).
     public var setsCanonicalHeader: Bool
+    /// Whether the `DPR` and `Width` client hints (or `Sec-CH-DPR`, `Sec-CH-Width`) set the default DPR and width of
+    /// a result (`IMGPROXY_ENABLE_CLIENT_HINTS`); URL options override them. Default false.
+    public var usesClientHints: Bool
     /// Whether `/` serves the playground page, to try URLs in a browser; default false.
     public var playground: Bool
     /// A token every image request must send as `Authorization: Bearer <secret>` (imgproxy's `IMGPROXY_SECRET`);
@@ -170,6 +173,7 @@ public struct ImageServerConfiguration: Sendable {
         self.maximumQueue = 100
         self.autoWebP = false
         self.autoAVIF = false
+        self.usesClientHints = false
         self.enforceWebP = false
         self.enforceAVIF = false
         self.preferredFormats = [.jpeg, .png, .gif, .webp, .avif]
