@@ -117,3 +117,29 @@ import WebImageTestSupport
         #expect(options.dpr == 1 && options.width == 0)
     }
 }
+
+/// `IMGPROXY_BASE64_URL_INCLUDES_FILENAME`: `/%base64_source[.ext]/%filename` reads the source without the name.
+@Suite struct Base64FilenameTests {
+    @Test func theLastSegmentOfABase64SourceIsIgnoredWhenItIsAFileName() throws {
+        let encoded = Base64URL.encode(Array("https://example.com/a.jpg".utf8))
+        let parser = ImgproxyURLParser(base64SourceIncludesFilename: true)
+        let request = try parser.parse(path: "/_/w:10/\(encoded).png/puppy.jpg")
+        #expect(request.sourceURL == "https://example.com/a.jpg" && request.options.format == .png)
+        // Without the setting, the segments are one base64 text, which the file name breaks.
+        #expect(throws: ImgproxyURLError.self) { try ImgproxyURLParser().parse(path: "/_/w:10/\(encoded).png/puppy.jpg") }
+    }
+}
+
+/// imgproxy's `-keypath`/`-saltpath` files: one hex value a line, paired in order with each other.
+@Suite struct KeyFileTests {
+    @Test func keysAndSaltsAreReadFromFilesLineByLine() throws {
+        let folder = try TemporaryDirectory("keys")
+        defer { folder.remove() }
+        let keys = folder.url.appendingPathComponent("keys"), salts = folder.url.appendingPathComponent("salts")
+        try "736563726574\n\n6f74686572\n".write(to: keys, atomically: true, encoding: .utf8)
+        try "68656c6c6f\n776f726c64\n".write(to: salts, atomically: true, encoding: .utf8)
+        let configuration = try ServerSettings(commandLine: ["key-path": keys.path, "salt-path": salts.path]).configuration()
+        #expect(configuration.signature.keys.count == 2)
+        #expect(throws: ServerSettingsError.self) { try ServerSettings(commandLine: ["key-path": "/nonexistent/keys"]).configuration() }
+    }
+}

@@ -12,6 +12,12 @@ extension ServerSettings {
                       current: { $0.keys.isEmpty ? "(none: signatures not checked)" : "\($0.keys.count) key(s)" }),
         ServerSetting(name: "salt", imgproxy: ["SALT"], apply: { value, draft in draft.salts = value.list() },
                       current: { "\($0.salts.count) salt(s)" }),
+        ServerSetting(name: "key-path", imgproxy: [], apply: { value, draft throws(ServerSettingsError) in
+            draft.keys += try Self.lines(ofFile: value)
+        }, current: { _ in "(read into key)" }),
+        ServerSetting(name: "salt-path", imgproxy: [], apply: { value, draft throws(ServerSettingsError) in
+            draft.salts += try Self.lines(ofFile: value)
+        }, current: { _ in "(read into salt)" }),
         ServerSetting(name: "signature-size", imgproxy: ["SIGNATURE_SIZE"], apply: { value, draft throws(ServerSettingsError) in
             let size = try value.integer(atLeast: 1)
             guard size <= 32 else { throw value.invalid("must be at most 32 (bytes of HMAC-SHA256)") }
@@ -161,6 +167,9 @@ extension ServerSettings {
             guard let text = try? String(contentsOfFile: value.text, encoding: .utf8) else { throw value.invalid("cannot be read") }
             draft.presetDefinitions += text.split(whereSeparator: \.isNewline).map(String.init)
         }, current: { _ in "(read into preset)" }),
+        ServerSetting(name: "base64-url-includes-filename", imgproxy: ["BASE64_URL_INCLUDES_FILENAME"], apply: { value, draft throws(ServerSettingsError) in
+            draft.configuration.base64SourceIncludesFilename = try value.flag()
+        }, current: { "\($0.configuration.base64SourceIncludesFilename)" }),
         ServerSetting(name: "only-presets", imgproxy: ["ONLY_PRESETS"], apply: { value, draft throws(ServerSettingsError) in
             draft.configuration.onlyPresets = try value.flag()
         }, current: { "\($0.configuration.onlyPresets)" }),
@@ -224,6 +233,12 @@ extension ServerSettings {
         ("max-src-file-size", "sources over 50 MB are refused (imgproxy has no limit by default)"),
         ("max-queue", "at most 100 requests wait for a worker, then 429 (imgproxy's queue is unbounded by default)"),
     ]
+
+    /// The non-blank lines of the file `value` names (imgproxy's `-keypath`/`-saltpath` files: one hex value a line).
+    static func lines(ofFile value: SettingValue) throws(ServerSettingsError) -> [String] {
+        guard let text = try? String(contentsOfFile: value.text, encoding: .utf8) else { throw value.invalid("cannot be read") }
+        return text.split(whereSeparator: \.isNewline).map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
+    }
 
     /// A quality from 1 to 100.
     static func quality(_ value: SettingValue, _ number: Int) throws(ServerSettingsError) -> Int {

@@ -24,15 +24,20 @@ public struct ImgproxyURLParser: Sendable {
     /// `IMGPROXY_ONLY_PRESETS`); an unknown preset is then a 404 like an unknown option.
     public var onlyPresets: Bool
 
+    /// Whether a base64 source's last segment is a file name to ignore (`/%base64_source/puppy.jpg`: imgproxy's
+    /// `IMGPROXY_BASE64_URL_INCLUDES_FILENAME`).
+    public var base64SourceIncludesFilename: Bool
+
     /// Creates a parser.
     public init(
         presets: ProcessingPresets = ProcessingPresets(), maximumPathLength: Int = 16 * 1024, argumentsSeparator: Character = ":",
-        onlyPresets: Bool = false
+        onlyPresets: Bool = false, base64SourceIncludesFilename: Bool = false
     ) {
         self.presets = presets
         self.maximumPathLength = maximumPathLength
         self.argumentsSeparator = argumentsSeparator
         self.onlyPresets = onlyPresets
+        self.base64SourceIncludesFilename = base64SourceIncludesFilename
     }
 
     /// Takes a raw request path apart, its options applied over `defaults` (what the request's headers give);
@@ -83,7 +88,8 @@ public struct ImgproxyURLParser: Sendable {
             (source, extensionName) = try Self.decodePlain(sourceSegments.dropFirst().joined(separator: "/"))
             encoding = .plain
         } else {
-            (source, extensionName) = try Self.decodeBase64(sourceSegments.joined())
+            let segments = base64SourceIncludesFilename && sourceSegments.count > 1 ? sourceSegments.dropLast() : sourceSegments
+            (source, extensionName) = try Self.decodeBase64(segments.joined())
             encoding = .base64
         }
         if let extensionName, !extensionName.isEmpty {

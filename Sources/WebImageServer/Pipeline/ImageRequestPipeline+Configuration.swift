@@ -43,7 +43,8 @@ extension ImageRequestPipeline {
         self.init(
             signature: configuration.signature,
             parser: ImgproxyURLParser(
-                presets: configuration.presets, argumentsSeparator: configuration.argumentsSeparator, onlyPresets: configuration.onlyPresets),
+                presets: configuration.presets, argumentsSeparator: configuration.argumentsSeparator, onlyPresets: configuration.onlyPresets,
+                base64SourceIncludesFilename: configuration.base64SourceIncludesFilename),
             sourcePolicy: configuration.sourcePolicy,
             negotiation: AcceptNegotiation(configuration),
             sources: ImageManager(

@@ -15,6 +15,8 @@ public struct ImageServerConfiguration: Sendable {
     public var onlyPresets: Bool
     /// What separates an option's name and arguments in URLs and presets (`IMGPROXY_ARGUMENTS_SEPARATOR`); `:`.
     public var argumentsSeparator: Character
+    /// Whether a base64 source's last path segment is a file name to ignore (`IMGPROXY_BASE64_URL_INCLUDES_FILENAME`).
+    public var base64SourceIncludesFilename: Bool
     /// Which sources may be fetched.
     public var sourcePolicy: SourceURLPolicy
     /// The folder of the caches (`sources` and `results` folders are made inside it); nil is the library's
@@ -203,6 +205,7 @@ public struct ImageServerConfiguration: Sendable {
         self.s3Environment = ProcessInfo.processInfo.environment
         self.metricsNamespace = ""
         self.onlyPresets = false
+        self.base64SourceIncludesFilename = false
         self.argumentsSeparator = ":"
         self.loader = loader
     }

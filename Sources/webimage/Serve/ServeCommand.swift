@@ -32,6 +32,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("salt"), help: "The hex salt of the --key at the same position.")
     var salts: [String] = []
 
+    @Option(name: [.customLong("key-path"), .customLong("keypath", withSingleDash: true)], help: "A file of hex keys, one a line (imgproxy's -keypath).")
+    var keyPath: String?
+
+    @Option(name: [.customLong("salt-path"), .customLong("saltpath", withSingleDash: true)], help: "A file of hex salts, one a line (imgproxy's -saltpath).")
+    var saltPath: String?
+
     @Option(name: .customLong("allow-source"), help: "Only fetch sources under this URL prefix (scheme, host, port, then path); repeatable.")
     var allowedSources: [String] = []
 
@@ -110,6 +116,8 @@ struct ServeCommand: AsyncParsableCommand {
         given["bind"] = bind
         if !keys.isEmpty { given["key"] = keys.joined(separator: ",") }
         if !salts.isEmpty { given["salt"] = salts.joined(separator: ",") }
+        given["key-path"] = keyPath
+        given["salt-path"] = saltPath
         if !allowedSources.isEmpty { given["allow-source"] = allowedSources.joined(separator: ",") }
         if allowLoopbackSources { given["allow-loopback-sources"] = "true" }
         if allowPrivateSources { given["allow-private-sources"] = "true" }
