@@ -33,21 +33,52 @@ import Testing
         }
     }
 
-    /// Connects to 127.0.0.1:`port`, sends nothing, and waits up to `limitSeconds` for the server to close.
-    static func waitForClose(port: Int, limitSeconds: Int) throws -> Bool {
+    @Test func connectionsPastTheClientLimitAreClosedAtOnce() async throws {
+        try await ServerTestHarness.run(configure: { $0.maximumClients = 1 }) { client, _, _ in
+            let port = try #require(client.port)
+            // The test client's own connection may or may not be open: hold one more, then the next is over the limit.
+            let held = try Self.connect(port: port)
+            defer { close(held) }
+            let closed = try await Task.detached { try Self.waitForClose(port: port, limitSeconds: 5) }.value
+            #expect(closed, "a connection past the limit stayed open")
+        }
+        let count = ConnectionCount(limit: 2)
+        #expect(count.admit() && count.admit() && !count.admit())
+        count.release()
+        #expect(count.admit() && count.current == 2)
+        #expect(try ServerSettings(environment: ["IMGPROXY_MAX_CLIENTS": "0"]).configuration().maximumClients == 0)
+    }
+
+    @Test func theETagBusterChangesEveryKeyAndSoEveryTag() throws {
+        let source = try #require(URL(string: "https://example.com/a.jpg"))
+        let plain = ImageJob(options: ProcessingOptions(), source: source, sourcePath: "/a.jpg", vary: [])
+        let empty = ImageJob(options: ProcessingOptions(), source: source, sourcePath: "/a.jpg", vary: [], etagBuster: "")
+        let busted = ImageJob(options: ProcessingOptions(), source: source, sourcePath: "/a.jpg", vary: [], etagBuster: "v2")
+        #expect(plain.key == empty.key && plain.key != busted.key)
+        #expect(try ServerSettings(environment: ["IMGPROXY_ETAG_BUSTER": "v2"]).configuration().etagBuster == "v2")
+    }
+
+    /// A connection to 127.0.0.1:`port` that sends nothing; its descriptor.
+    static func connect(port: Int) throws -> Int32 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         try #require(descriptor >= 0)
-        defer { close(descriptor) }
-        var timeout = timeval(tv_sec: limitSeconds, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         try #require(connected == 0)
+        return descriptor
+    }
+
+    /// Connects to 127.0.0.1:`port`, sends nothing, and waits up to `limitSeconds` for the server to close.
+    static func waitForClose(port: Int, limitSeconds: Int) throws -> Bool {
+        let descriptor = try connect(port: port)
+        defer { close(descriptor) }
+        var timeout = timeval(tv_sec: limitSeconds, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var byte: UInt8 = 0
         // 0: the server closed the connection; -1 with EAGAIN: the wait ran out first.
         return recv(descriptor, &byte, 1, 0) == 0

@@ -112,6 +112,12 @@ extension ServerSettings {
         ServerSetting(name: "use-etag", imgproxy: ["USE_ETAG"], apply: { value, draft throws(ServerSettingsError) in
             draft.configuration.sendsETag = try value.flag()
         }, current: { "\($0.configuration.sendsETag)" }),
+        ServerSetting(name: "etag-buster", imgproxy: ["ETAG_BUSTER"], apply: { value, draft in
+            draft.configuration.etagBuster = value.text
+        }, current: { $0.configuration.etagBuster.isEmpty ? "(none)" : $0.configuration.etagBuster }),
+        ServerSetting(name: "max-clients", imgproxy: ["MAX_CLIENTS"], apply: { value, draft throws(ServerSettingsError) in
+            draft.configuration.maximumClients = try value.integer(atLeast: 0)
+        }, current: { $0.configuration.maximumClients == 0 ? "(no limit)" : "\($0.configuration.maximumClients)" }),
         ServerSetting(name: "use-last-modified", imgproxy: ["USE_LAST_MODIFIED"], apply: { value, draft throws(ServerSettingsError) in
             draft.configuration.sendsLastModified = try value.flag()
         }, current: { "\($0.configuration.sendsLastModified)" }),

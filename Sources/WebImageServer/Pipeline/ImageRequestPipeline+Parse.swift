@@ -90,6 +90,6 @@ extension ImageRequestPipeline {
         }
         var vary = negotiation.variesByAccept(asked: parsed.options.format) ? ["Accept"] : []
         if configuration.usesClientHints { vary += ClientHints.headerNames }
-        return ImageJob(options: options, source: source, sourcePath: sourcePath, vary: vary)
+        return ImageJob(options: options, source: source, sourcePath: sourcePath, vary: vary, etagBuster: configuration.etagBuster)
     }
 }

@@ -17,6 +17,11 @@ public struct ImageServerConfiguration: Sendable {
     public var argumentsSeparator: Character
     /// Whether a base64 source's last path segment is a file name to ignore (`IMGPROXY_BASE64_URL_INCLUDES_FILENAME`).
     public var base64SourceIncludesFilename: Bool
+    /// A text that changes every result's `ETag` (and cache key) when it changes (`IMGPROXY_ETAG_BUSTER`); empty by default.
+    public var etagBuster: String
+    /// The most client connections open at once; more are closed as they arrive (`IMGPROXY_MAX_CLIENTS`). Default
+    /// 2048, as imgproxy's; 0: no limit.
+    public var maximumClients: Int
     /// Which sources may be fetched.
     public var sourcePolicy: SourceURLPolicy
     /// The folder of the caches (`sources` and `results` folders are made inside it); nil is the library's
@@ -205,6 +210,8 @@ public struct ImageServerConfiguration: Sendable {
         self.s3Environment = ProcessInfo.processInfo.environment
         self.metricsNamespace = ""
         self.onlyPresets = false
+        self.etagBuster = ""
+        self.maximumClients = 2048
         self.base64SourceIncludesFilename = false
         self.argumentsSeparator = ":"
         self.loader = loader

@@ -14,11 +14,14 @@ public func buildApplication(configuration: ImageServerConfiguration, logger: Lo
         logger.warning("no signature key configured: URL signatures are not checked")
     }
     let state = ServerState()
+    let clients = ConnectionCount(limit: configuration.maximumClients)
     let metrics = ServerMetrics(namespace: configuration.metricsNamespace, workers: configuration.workers)
     let pipeline = try ImageRequestPipeline(configuration: configuration, metrics: metrics, logger: logger)
     return Application(
         router: buildRouter(pipeline: pipeline, state: state, metrics: metrics, logger: logger),
-        server: .http1(configuration: .init(idleTimeout: TimeAmount(configuration.idleTimeout))),
+        server: .http1(configuration: .init(
+            additionalChannelHandlers: configuration.maximumClients > 0 ? [ConnectionLimitHandler(limit: clients)] : [],
+            idleTimeout: TimeAmount(configuration.idleTimeout))),
         configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "webimage"),
         services: [DrainWatcher(state: state)],
         logger: logger
