@@ -5,11 +5,12 @@ import WebImageKit
 extension ImageRequestPipeline {
     /// The result's format, decided once before the transform (which flattens for it), as imgproxy decides it:
     /// the one asked for, else the source's when it can be written, else PNG when the result is expected to have
-    /// alpha (the source has it, or `extend` may add it, and no `background` flattens it) and JPEG when not.
+    /// alpha (the source has it, or `extend` or `extend_aspect_ratio` may add it, and no `background` flattens it)
+    /// and JPEG when not.
     func outputFormat(for image: Image, _ job: ImageJob) -> ImageFormat {
         if let format = job.format { return format }
         if ImageJob.keptFormats.contains(image.format), coders.canEncode(to: image.format) { return image.format }
-        let expectsAlpha = job.options.background == nil && (image.hasAlpha || job.options.extend)
+        let expectsAlpha = job.options.background == nil && (image.hasAlpha || job.options.extend || job.options.extendAspectRatio)
         return expectsAlpha ? .png : .jpeg
     }
 
