@@ -122,6 +122,19 @@ private let badGeometryCases: [BadOptionCase] = [
         #expect(fill.crop == ResizePlan.Rect(x: 100, y: 0, width: 200, height: 200))
     }
 
+    @Test func zoomDoesNotScaleGravityOffsetsButDprDoes() {
+        let zoomed = Self.plan {
+            $0.resizingType = .fill; $0.width = 100; $0.height = 100; $0.zoomX = 2; $0.zoomY = 2; $0.gravity = Gravity(.northWest, xOffset: 10)
+        }
+        #expect(zoomed.crop == ResizePlan.Rect(x: 10, y: 0, width: 200, height: 200))
+        let both = Self.plan {
+            $0.resizingType = .fill; $0.width = 100; $0.height = 100; $0.dpr = 2; $0.zoomX = 2; $0.zoomY = 2
+            $0.gravity = Gravity(.northWest, xOffset: 10)
+        }
+        #expect(both.scaledSize == PixelSize(width: 800, height: 400))
+        #expect(both.crop == ResizePlan.Rect(x: 20, y: 0, width: 400, height: 400))
+    }
+
     @Test func shrinkOnLoadIsOffForTrimMinimumsAndUnevenZoomAndZoomedOtherwise() {
         #expect(options { $0.width = 100; $0.trim = .init(threshold: 10) }.shrinkOnLoad == nil)
         #expect(options { $0.width = 100; $0.minWidth = 10 }.shrinkOnLoad == nil)
