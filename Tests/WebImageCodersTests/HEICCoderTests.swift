@@ -95,6 +95,22 @@ import Testing
         #expect(image.pixelSize == PixelSize(width: 30, height: 20))
     }
 
+    @Test func preferredEmbeddedThumbnailIsDecodedWhateverItsSizeAndBecomesTheImage() throws {
+        let data = try Fixtures.data("heic/thumb.heic")
+        // Only the 24×16 `thmb` item fits the limit, and no size is asked for: the thumbnail must have been chosen.
+        let thumbnail = try coder.decode(data, options: ImageDecodingOptions(maximumPixelCount: 24 * 16, prefersEmbeddedThumbnail: true))
+        #expect(thumbnail.pixelSize == PixelSize(width: 24, height: 16))
+        // A requested size larger than the thumbnail does not enlarge it: the thumbnail is the image.
+        let larger = try coder.decode(data, options: ImageDecodingOptions(thumbnailPixelSize: PixelSize(width: 40, height: 40), prefersEmbeddedThumbnail: true))
+        #expect(larger.pixelSize == PixelSize(width: 24, height: 16))
+        let smaller = try coder.decode(data, options: ImageDecodingOptions(thumbnailPixelSize: PixelSize(width: 12, height: 12), prefersEmbeddedThumbnail: true))
+        #expect(smaller.pixelSize == PixelSize(width: 12, height: 8))
+        // Without a stored thumbnail the main image is decoded.
+        let opaque = try coder.decode(Fixtures.data("heic/opaque.heic"), options: ImageDecodingOptions(prefersEmbeddedThumbnail: true))
+        #expect(opaque.pixelSize == PixelSize(width: 48, height: 32))
+        #expect(!ImageDecodingOptions(prefersEmbeddedThumbnail: true).decodesFullImage)
+    }
+
     @Test func imageOverThePixelLimitThrowsImageTooLarge() throws {
         let data = try Fixtures.data("heic/opaque.heic")
         let error = codingError { try coder.decode(data, options: ImageDecodingOptions(maximumPixelCount: 48 * 32 - 1)) }

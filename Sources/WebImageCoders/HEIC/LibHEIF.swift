@@ -38,8 +38,15 @@ enum LibHEIF {
         // Without irot/imir libheif turns nothing, so the EXIF orientation describes the decoded pixels.
         let transformed = AVIFContainer.hasProperty("irot", in: bytes) || AVIFContainer.hasProperty("imir", in: bytes)
         let orientation = transformed ? ImageOrientation.up : exifOrientation(of: primary, using: lib)
-        let size = PixelSize(width: width, height: height)
-        let source = options.targetSize(for: size, orientation: orientation).flatMap { thumbnail(of: primary, covering: $0, using: lib) }
+        var size = PixelSize(width: width, height: height)
+        let source: OpaquePointer?
+        if options.prefersEmbeddedThumbnail, let largest = thumbnail(of: primary, covering: PixelSize(width: 0, height: 0), largest: true, using: lib) {
+            // The stored thumbnail is the image: the requested size applies to it.
+            source = largest
+            size = PixelSize(width: Int(lib.heif_image_handle_get_width(largest)), height: Int(lib.heif_image_handle_get_height(largest)))
+        } else {
+            source = options.targetSize(for: size, orientation: orientation).flatMap { thumbnail(of: primary, covering: $0, using: lib) }
+        }
         defer { if let source { lib.heif_image_handle_release(source) } }
         // As for JPEG's shrink-on-load, the limit applies to what is decoded: a stored thumbnail, or the full image.
         if source == nil {
@@ -62,8 +69,11 @@ enum LibHEIF {
         return copied ? profile : nil
     }
 
-    /// The smallest thumbnail of `handle` at least as wide and as tall as `target`, or `nil` when none is.
-    private static func thumbnail(of handle: OpaquePointer, covering target: PixelSize, using lib: wik_heif_functions) -> OpaquePointer? {
+    /// The smallest thumbnail of `handle` at least as wide and as tall as `target` (the largest with `largest`),
+    /// or `nil` when none is.
+    private static func thumbnail(
+        of handle: OpaquePointer, covering target: PixelSize, largest: Bool = false, using lib: wik_heif_functions
+    ) -> OpaquePointer? {
         let count = Int(lib.heif_image_handle_get_number_of_thumbnails(handle))
         guard count > 0 else { return nil }
         var ids = [heif_item_id](repeating: 0, count: min(count, 64))
@@ -73,7 +83,7 @@ enum LibHEIF {
             var thumbnail: OpaquePointer?
             guard lib.heif_image_handle_get_thumbnail(handle, id, &thumbnail).code == heif_error_Ok, let thumbnail else { continue }
             let width = Int(lib.heif_image_handle_get_width(thumbnail)), height = Int(lib.heif_image_handle_get_height(thumbnail))
-            if width >= target.width, height >= target.height, best.map({ width * height < $0.pixels }) ?? true {
+            if width >= target.width, height >= target.height, best.map({ largest ? width * height > $0.pixels : width * height < $0.pixels }) ?? true {
                 if let previous = best { lib.heif_image_handle_release(previous.handle) }
                 best = (thumbnail, width * height)
             } else {

@@ -61,6 +61,10 @@ public struct ImageDecodingOptions: Hashable, Sendable {
     /// cost nothing. PNG `gAMA` and `cHRM` chunks without a profile are left alone, as libvips does.
     /// A CMYK JPEG or TIFF is always converted to RGB; with this option its profile is not applied.
     public var keepsColorProfile: Bool
+    /// Decode the thumbnail stored in the file instead of the main image, whatever its size, when the file has
+    /// one (HEIC `thmb` items; the largest when there are several): the thumbnail is then the image, and
+    /// ``thumbnailPixelSize`` applies to it. An image server's `enforce_thumbnail`. Other formats ignore it.
+    public var prefersEmbeddedThumbnail: Bool
 
     /// Creates options; the defaults decode every frame, keep the stored orientation, convert to sRGB and allow 100 megapixels.
     public init(
@@ -75,7 +79,8 @@ public struct ImageDecodingOptions: Hashable, Sendable {
         maximumSourcePixelCount: Int? = nil,
         scaleDownLimitBytes: Int? = nil,
         keepsData: Bool = false,
-        keepsColorProfile: Bool = false
+        keepsColorProfile: Bool = false,
+        prefersEmbeddedThumbnail: Bool = false
     ) {
         self.firstFrameOnly = firstFrameOnly
         self.scale = scale
@@ -89,15 +94,16 @@ public struct ImageDecodingOptions: Hashable, Sendable {
         self.scaleDownLimitBytes = scaleDownLimitBytes
         self.keepsData = keepsData
         self.keepsColorProfile = keepsColorProfile
+        self.prefersEmbeddedThumbnail = prefersEmbeddedThumbnail
     }
 }
 
 extension ImageDecodingOptions {
     /// Whether these options decode the whole image: every frame, at full size. A reduced decode (first
-    /// frame, thumbnail) must not be cached under the key of the full image. A scale-down counts as whole,
+    /// frame, thumbnail, embedded thumbnail) must not be cached under the key of the full image. A scale-down counts as whole,
     /// as in SDWebImage: it changes only images too large to keep in memory anyway.
     public var decodesFullImage: Bool {
-        !firstFrameOnly && thumbnailPixelSize == nil
+        !firstFrameOnly && thumbnailPixelSize == nil && !prefersEmbeddedThumbnail
     }
 
     /// The size a decoded image of `size` must end up at under ``thumbnailPixelSize`` and

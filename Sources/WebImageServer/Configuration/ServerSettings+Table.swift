@@ -133,6 +133,9 @@ extension ServerSettings {
         ServerSetting(name: "auto-rotate", imgproxy: ["AUTO_ROTATE"], apply: { value, draft throws(ServerSettingsError) in
             draft.configuration.autoRotate = try value.flag()
         }, current: { "\($0.configuration.autoRotate)" }),
+        ServerSetting(name: "enforce-thumbnail", imgproxy: ["ENFORCE_THUMBNAIL"], apply: { value, draft throws(ServerSettingsError) in
+            draft.configuration.enforceThumbnail = try value.flag()
+        }, current: { "\($0.configuration.enforceThumbnail)" }),
         ServerSetting(name: "auto-webp", imgproxy: ["AUTO_WEBP", "ENABLE_WEBP_DETECTION"], apply: { value, draft throws(ServerSettingsError) in
             draft.configuration.autoWebP = try value.flag()
         }, current: { "\($0.configuration.autoWebP)" }),

@@ -30,6 +30,27 @@ extension ProcessingOptions {
         case "extend", "ex":
             try OptionArguments.expectCount(option, 1...4)
             try applyExtend(arguments[...], option: name)
+        case "min-width", "mw":
+            try OptionArguments.expectCount(option, 1...1)
+            minWidth = try OptionArguments.nonNegativeInt(arguments[0], option: name)
+        case "min-height", "mh":
+            try OptionArguments.expectCount(option, 1...1)
+            minHeight = try OptionArguments.nonNegativeInt(arguments[0], option: name)
+        case "zoom", "z":
+            try OptionArguments.expectCount(option, 1...2)
+            zoomX = try OptionArguments.positiveDouble(arguments[0], option: name)
+            zoomY = try arguments.count > 1 ? OptionArguments.positiveDouble(arguments[1], option: name) : zoomX
+        case "extend_aspect_ratio", "extend_ar", "exar":
+            try OptionArguments.expectCount(option, 1...4)
+            let (enabled, gravity) = try Self.extendArguments(arguments[...], option: name)
+            extendAspectRatio = enabled
+            if let gravity { extendAspectRatioGravity = gravity }
+        case "trim", "t":
+            try OptionArguments.expectCount(option, 1...4)
+            trim = try Self.trim(arguments, option: name)
+        case "enforce_thumbnail", "eth":
+            try OptionArguments.expectCount(option, 1...1)
+            enforceThumbnail = try OptionArguments.bool(arguments[0], option: name)
         case "gravity", "g":
             try OptionArguments.expectCount(option, 1...3)
             gravity = try OptionArguments.gravity(arguments[...], option: name)
@@ -165,14 +186,38 @@ extension ProcessingOptions {
 
     /// `%extend[:%gravity[:%x:%y]]`; the gravity cannot be smart.
     private mutating func applyExtend(_ arguments: ArraySlice<String>, option: String) throws(ImgproxyURLError) {
-        guard let first = arguments.first else { return }
-        extend = try OptionArguments.bool(first, option: option)
+        guard !arguments.isEmpty else { return }
+        let (enabled, gravity) = try Self.extendArguments(arguments, option: option)
+        extend = enabled
+        if let gravity { extendGravity = gravity }
+    }
+
+    /// The arguments of `extend` and `extend_aspect_ratio`: `%extend[:%gravity[:%x:%y]]`, the gravity nil when
+    /// not given; it cannot be smart.
+    private static func extendArguments(_ arguments: ArraySlice<String>, option: String) throws(ImgproxyURLError) -> (Bool, Gravity?) {
+        guard let first = arguments.first else { return (false, nil) }
+        let enabled = try OptionArguments.bool(first, option: option)
         let rest = arguments.dropFirst()
-        if !rest.isEmpty {
-            let parsed = try OptionArguments.gravity(rest, option: option)
-            guard parsed.anchor != .smart else { throw .invalidArgument(option, "extend cannot use smart gravity") }
-            extendGravity = parsed
+        guard !rest.isEmpty else { return (enabled, nil) }
+        let gravity = try OptionArguments.gravity(rest, option: option)
+        guard gravity.anchor != .smart else { throw .invalidArgument(option, "extend cannot use smart gravity") }
+        return (enabled, gravity)
+    }
+
+    /// `%threshold[:%color[:%equal_hor[:%equal_ver]]]`: a threshold ≥ 0 (empty turns trim off), a hex colour
+    /// (empty: the top-left pixel's), two booleans.
+    static func trim(_ arguments: [String], option: String) throws(ImgproxyURLError) -> Trim? {
+        guard !arguments[0].isEmpty else { return nil }
+        var trim = Trim(threshold: try OptionArguments.nonNegativeDouble(arguments[0], option: option))
+        if arguments.count > 1, !arguments[1].isEmpty {
+            guard let color = RGBColor(hex: arguments[1]) else {
+                throw .invalidArgument(option, "'\(ImgproxyURLError.quoted(arguments[1]))' is not a hex colour")
+            }
+            trim.color = color
         }
+        if arguments.count > 2, !arguments[2].isEmpty { trim.equalHorizontal = try OptionArguments.bool(arguments[2], option: option) }
+        if arguments.count > 3, !arguments[3].isEmpty { trim.equalVertical = try OptionArguments.bool(arguments[3], option: option) }
+        return trim
     }
 
     private static func resizingType(_ value: String, option: String) throws(ImgproxyURLError) -> ResizingType {

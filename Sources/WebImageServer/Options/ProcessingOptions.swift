@@ -83,6 +83,27 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var skipProcessing: Set<String> = []
     /// Whether the source's bytes are served as they are (`raw:1`).
     public var raw: Bool = false
+    /// The least result width in pixels before `dpr` (`min-width:%width`); 0 for none. The image is enlarged to
+    /// reach it even without `enlarge`.
+    public var minWidth: Int = 0
+    /// The least result height in pixels before `dpr` (`min-height:%height`); 0 for none.
+    public var minHeight: Int = 0
+    /// Factors the result size is multiplied by after `dpr` (`zoom:%x[:%y]`), greater than 0, default 1; unlike
+    /// `dpr` they do not scale gravity offsets or padding.
+    public var zoomX: Double = 1
+    /// The vertical zoom factor.
+    public var zoomY: Double = 1
+    /// Whether the result is extended to the aspect ratio of the requested width and height
+    /// (`extend_aspect_ratio:%extend:%gravity`), padded with the background.
+    public var extendAspectRatio: Bool = false
+    /// Where the image sits when it is extended to the aspect ratio; default the centre (not smart).
+    public var extendAspectRatioGravity: Gravity = Gravity()
+    /// The background border to remove before anything else (`trim:%threshold:%color:%equal_hor:%equal_ver`);
+    /// nil for none.
+    public var trim: Trim?
+    /// Whether an embedded thumbnail (HEIC) is decoded instead of the main image (`enforce_thumbnail:1`); nil for
+    /// the server's default.
+    public var enforceThumbnail: Bool?
 
     /// Padding on each side, in pixels before `dpr`.
     public struct Padding: Sendable, Hashable {
@@ -98,6 +119,26 @@ public struct ProcessingOptions: Sendable, Hashable {
         /// Creates padding.
         public init(top: Int, right: Int, bottom: Int, left: Int) {
             (self.top, self.right, self.bottom, self.left) = (top, right, bottom, left)
+        }
+    }
+
+    /// A border of one colour cut from the source (`trim`).
+    public struct Trim: Sendable, Hashable {
+        /// How far, 0–255 in any channel, a pixel may be from the border colour and still count as border.
+        public var threshold: Double
+        /// The border colour; nil takes the top-left pixel's.
+        public var color: RGBColor?
+        /// Whether the left and right borders cut are made equal (the smaller of the two).
+        public var equalHorizontal: Bool
+        /// Whether the top and bottom borders cut are made equal (the smaller of the two).
+        public var equalVertical: Bool
+
+        /// Creates a trim.
+        public init(threshold: Double, color: RGBColor? = nil, equalHorizontal: Bool = false, equalVertical: Bool = false) {
+            self.threshold = threshold
+            self.color = color
+            self.equalHorizontal = equalHorizontal
+            self.equalVertical = equalVertical
         }
     }
 

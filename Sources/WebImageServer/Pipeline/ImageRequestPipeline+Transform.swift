@@ -6,13 +6,13 @@ extension ImageRequestPipeline {
     /// The result's format, decided once before the transform (which flattens for it), as imgproxy decides it:
     /// the one asked for, else the source's when it is a preferred format, else the first preferred format that
     /// keeps what the result needs: animation (the source has several frames), alpha (the source has it, or
-    /// `extend` may add it, and no `background` flattens it).
+    /// `extend` or `extend_aspect_ratio` may add it, and no `background` flattens it).
     func outputFormat(for image: Image, _ job: ImageJob) -> ImageFormat {
         if let format = job.format { return format }
         let preferred = configuration.preferredFormats.map(\.imageFormat)
         if preferred.contains(image.format), coders.canEncode(to: image.format) { return image.format }
         let animated = image.frames.count > 1
-        let expectsAlpha = job.options.background == nil && (image.hasAlpha || job.options.extend)
+        let expectsAlpha = job.options.background == nil && (image.hasAlpha || job.options.extend || job.options.extendAspectRatio)
         let fitting = preferred.first { format in
             (!animated || ImageJob.animatedFormats.contains(format)) && (!expectsAlpha || ImageJob.alphaFormats.contains(format))
         }

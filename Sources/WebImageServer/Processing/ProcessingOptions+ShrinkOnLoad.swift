@@ -6,11 +6,13 @@ extension ProcessingOptions {
     ///
     /// Both are never smaller than what ``ProcessingTransformer`` needs, whatever the source's size: the
     /// box is the requested size turned back when `rotate` swaps the sides, and divided by the `crop`
-    /// fractions, since the crop is cut from the decoded image before it is resized. A crop given in
-    /// pixels, or placed with offsets in pixels, needs the source at full resolution: then there is no
-    /// shrink-on-load.
+    /// fractions, since the crop is cut from the decoded image before it is resized, and times `zoom`. A crop
+    /// given in pixels, or placed with offsets in pixels, needs the source at full resolution: then there is no
+    /// shrink-on-load. Nor is there with `trim` (the border is found in the whole image, as imgproxy does),
+    /// `min-width` or `min-height` (which may enlarge past the box), or a `zoom` that differs by side.
     var shrinkOnLoad: (size: PixelSize, mode: ImageDecodingOptions.ThumbnailMode)? {
-        var width = (Double(self.width) * dpr).rounded(), height = (Double(self.height) * dpr).rounded()
+        guard trim == nil, minWidth == 0, minHeight == 0, zoomX == zoomY else { return nil }
+        var width = (Double(self.width) * dpr * zoomX).rounded(), height = (Double(self.height) * dpr * zoomY).rounded()
         guard width > 0 || height > 0 else { return nil }
         if let crop {
             let gravity = crop.gravity ?? self.gravity

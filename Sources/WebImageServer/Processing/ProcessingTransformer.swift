@@ -3,12 +3,14 @@ import WebImageKit
 /// imgproxy's processing options applied to a decoded image: the pipeline's "transform" step.
 ///
 /// The steps follow imgproxy's pipeline, on pixels the decoder has already turned upright (auto-rotate):
+/// 0. `trim`: cut the background border (``TrimBorder``; not for animations, as in imgproxy);
 /// 1. `crop`: cut the area from the source, before resizing;
-/// 2. resize per ``ResizePlan`` (fit, fill, fill-down, force, auto);
+/// 2. resize per ``ResizePlan`` (fit, fill, fill-down, force, auto; `zoom`, `min-width`, `min-height`);
 /// 3. `rotate`: turn clockwise by 90°, 180° or 270°, then `flip`;
 /// 4. the crop of fill and fill-down to the requested size, at the gravity (smart: ``SmartCrop``);
 /// 5. `blur` (``WideBlur``), then `sharpen` (refused past ``maximumSharpenCost``), then `pixelate`;
-/// 6. `extend`: pad to the requested size, at the extend gravity, with transparency; then `padding` (times `dpr`);
+/// 6. `extend`: pad to the requested size, at the extend gravity, with transparency; then `extend_aspect_ratio`:
+///    pad to the requested aspect ratio, at its gravity; then `padding` (times `dpr`, not `zoom`);
 /// 7. flatten onto the `background` when it is set, or onto white when the output format has no alpha.
 ///
 /// As in imgproxy, every size (crop, resize, extend) is measured in the rotated image: the steps before
@@ -39,16 +41,24 @@ struct ProcessingTransformer: Sendable {
     /// Every step, each frame; transparency is flattened when the output format lacks alpha or a background is set.
     func transform(_ image: Image) throws -> Image {
         let color = options.flattenColor(outputFormat: outputFormat ?? options.format?.imageFormat ?? image.format)
-        let frames = try image.frames.map { ImageFrame(pixels: try transform(pixels: $0.pixels, flattenOnto: color), duration: $0.duration) }
+        let trims = image.frames.count == 1
+        let frames = try image.frames.map {
+            ImageFrame(pixels: try transform(pixels: $0.pixels, flattenOnto: color, trims: trims), duration: $0.duration)
+        }
         if let size = frames.first?.pixels.size { try checkOutputSize(width: Double(size.width), height: Double(size.height)) }
         return Image(frames: frames, format: image.format, scale: image.scale, orientation: image.orientation,
                      loopCount: image.loopCount, data: nil)
     }
 
-    /// The pipeline; `color` is what transparency is flattened onto, nil to keep it.
-    func transform(pixels: PixelBuffer, flattenOnto color: RGBA?) throws -> PixelBuffer {
+    /// The pipeline; `color` is what transparency is flattened onto, nil to keep it; `trims`: whether `trim`
+    /// applies (not to the frames of an animation).
+    func transform(pixels: PixelBuffer, flattenOnto color: RGBA?, trims: Bool = true) throws -> PixelBuffer {
         let turn = QuarterTurn(degrees: options.rotate)
-        var result = try cropSource(pixels, turn: turn)
+        var result = pixels
+        if trims, let trim = options.trim, let area = TrimBorder(trim: trim).area(in: result) {
+            result = try result.cropped(to: area)
+        }
+        result = try cropSource(result, turn: turn)
         let plan = ResizePlan(source: turn.turned(result.size), options: options)
         if plan.scaledSize != turn.turned(result.size) {
             try checkOutputSize(width: Double(plan.scaledSize.width), height: Double(plan.scaledSize.height))
@@ -73,8 +83,12 @@ struct ProcessingTransformer: Sendable {
         if let size = options.pixelate {
             result = Pixelate(size: size).apply(to: result)
         }
+        let unextended = result.size
         if options.extend {
             result = try extend(result)
+        }
+        if options.extendAspectRatio {
+            result = try extendToAspectRatio(result, from: unextended)
         }
         if let padding = options.padding {
             result = try pad(result, padding)
@@ -119,15 +133,40 @@ struct ProcessingTransformer: Sendable {
         }
     }
 
-    /// Step 6: the image on a transparent canvas of the requested size (times `dpr`; a side not
+    /// Step 6: the image on a transparent canvas of the requested size (times `dpr` and `zoom`; a side not
     /// requested, or smaller than the image, keeps the image's), placed at the extend gravity.
     private func extend(_ pixels: PixelBuffer) throws -> PixelBuffer {
-        let requested = (width: (Double(options.width) * options.dpr).rounded(), height: (Double(options.height) * options.dpr).rounded())
-        let canvas = (width: max(requested.width, Double(pixels.width)), height: max(requested.height, Double(pixels.height)))
+        let requested = ResizePlan.targetSize(options)
+        return try embed(pixels, width: requested.width, height: requested.height, gravity: options.extendGravity)
+    }
+
+    /// Step 6, `extend_aspect_ratio`: the image (`unextended` before `extend`) on a transparent canvas of the
+    /// requested width-to-height ratio, one side kept, as imgproxy computes it; nothing unless both sides are
+    /// requested.
+    private func extendToAspectRatio(_ pixels: PixelBuffer, from unextended: PixelSize) throws -> PixelBuffer {
+        let target = ResizePlan.targetSize(options)
+        guard target.width > 0, target.height > 0 else { return pixels }
+        let width = Double(unextended.width), height = Double(unextended.height)
+        let ratio = target.width / target.height
+        let canvas: (width: Double, height: Double)
+        if target.height / height > target.width / width {
+            canvas = (width, ResizePlan.clamped((width / ratio).rounded()))
+        } else if target.width / width > target.height / height {
+            canvas = (ResizePlan.clamped((height * ratio).rounded()), height)
+        } else {
+            return pixels
+        }
+        return try embed(pixels, width: canvas.width, height: canvas.height, gravity: options.extendAspectRatioGravity)
+    }
+
+    /// `pixels` on a transparent canvas of `width` × `height` (a side of 0, or smaller than the image's, keeps
+    /// the image's) at `gravity`, its offsets times `dpr`; the canvas is checked against the limits first.
+    private func embed(_ pixels: PixelBuffer, width: Double, height: Double, gravity: Gravity) throws -> PixelBuffer {
+        let canvas = (width: max(width, Double(pixels.width)), height: max(height, Double(pixels.height)))
         try checkOutputSize(width: canvas.width, height: canvas.height)
         let size = PixelSize(width: Int(canvas.width), height: Int(canvas.height))
         guard size != pixels.size else { return pixels }
-        let origin = ResizePlan.origin(of: pixels.size, in: size, gravity: options.extendGravity, offsetScale: options.dpr)
+        let origin = ResizePlan.origin(of: pixels.size, in: size, gravity: gravity, offsetScale: options.dpr)
         return try ImageTransformers.Extend(
             width: size.width, height: size.height, x: origin.x, y: origin.y, maximumPixelCount: maximumPixelCount
         ).transform(pixels: pixels)

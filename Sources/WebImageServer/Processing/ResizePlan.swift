@@ -16,42 +16,81 @@ struct ResizePlan: Sendable, Hashable {
     /// The area cut from the scaled image, or nil for all of it.
     var crop: Rect?
 
-    /// The plan for `source` under `options`: sizes times `dpr`, 0 keeps the aspect ratio, no enlarging
-    /// unless `enlarge`.
+    /// The plan for `source` under `options`: sizes times `dpr` and `zoom`, 0 keeps the aspect ratio, no
+    /// enlarging unless `enlarge` (or `min-width` / `min-height`), as imgproxy's `calcScale` computes it.
     init(source: PixelSize, options: ProcessingOptions) {
-        let width = Self.clamped((Double(options.width) * options.dpr).rounded())
-        let height = Self.clamped((Double(options.height) * options.dpr).rounded())
-        let sourceWidth = Double(source.width), sourceHeight = Double(source.height)
+        let type = Self.effectiveType(
+            options.resizingType, source: source, width: Double(options.width), height: Double(options.height))
+        let scale = Self.scale(source: source, type: type, options: options)
+        scaledSize = PixelSize(
+            width: max(1, Int(Self.clamped((Double(source.width) * scale.x).rounded()))),
+            height: max(1, Int(Self.clamped((Double(source.height) * scale.y).rounded()))))
         crop = nil
-        guard width > 0 || height > 0 else {
-            scaledSize = source
-            return
+        guard type == .fill || type == .fillDown else { return }
+        let target = Self.targetSize(options)
+        let (width, height) = (target.width, target.height)
+        var area = PixelSize(width: max(1, min(Int(width), scaledSize.width)), height: max(1, min(Int(height), scaledSize.height)))
+        if options.resizingType == .fillDown, area.width < Int(width) || area.height < Int(height), width > 0, height > 0 {
+            let ratio = width / height
+            area = PixelSize(
+                width: max(1, min(scaledSize.width, Int((Double(scaledSize.height) * ratio).rounded()))),
+                height: max(1, min(scaledSize.height, Int((Double(scaledSize.width) / ratio).rounded()))))
         }
-        switch Self.effectiveType(options.resizingType, source: source, width: width, height: height) {
-        case .force:
-            var target = (width > 0 ? width : sourceWidth, height > 0 ? height : sourceHeight)
-            if !options.enlarge { target = (min(target.0, sourceWidth), min(target.1, sourceHeight)) }
-            scaledSize = PixelSize(width: max(1, Int(target.0)), height: max(1, Int(target.1)))
-        case .fill, .fillDown:
-            var scale = max(width / sourceWidth, height / sourceHeight)
-            if !options.enlarge { scale = min(scale, 1) }
-            scaledSize = Self.scaled(source, by: scale)
-            var area = PixelSize(width: min(Int(width), scaledSize.width), height: min(Int(height), scaledSize.height))
-            if options.resizingType == .fillDown, area.width < Int(width) || area.height < Int(height) {
-                let ratio = width / height
-                area = PixelSize(
-                    width: max(1, min(scaledSize.width, Int((Double(scaledSize.height) * ratio).rounded()))),
-                    height: max(1, min(scaledSize.height, Int((Double(scaledSize.width) / ratio).rounded()))))
-            }
-            if area != scaledSize {
-                let origin = Self.origin(of: area, in: scaledSize, gravity: options.gravity, offsetScale: options.dpr)
-                crop = Rect(x: origin.x, y: origin.y, width: area.width, height: area.height)
-            }
-        case .fit, .auto:
-            var scale = min(width > 0 ? width / sourceWidth : .infinity, height > 0 ? height / sourceHeight : .infinity)
-            if !options.enlarge { scale = min(scale, 1) }
-            scaledSize = Self.scaled(source, by: scale)
+        if area != scaledSize {
+            let origin = Self.origin(of: area, in: scaledSize, gravity: options.gravity, offsetScale: options.dpr)
+            crop = Rect(x: origin.x, y: origin.y, width: area.width, height: area.height)
         }
+    }
+
+    /// The requested width and height times `dpr` and `zoom` (0 for a side not requested), as wide as a plan goes.
+    static func targetSize(_ options: ProcessingOptions) -> (width: Double, height: Double) {
+        (clamped((Double(options.width) * options.dpr * options.zoomX).rounded()),
+         clamped((Double(options.height) * options.dpr * options.zoomY).rounded()))
+    }
+
+    /// The horizontal and vertical scale of the whole image: the resizing type's, times `zoom`, kept at most 1
+    /// unless `enlarge`, raised to `min-width` and `min-height`, times `dpr` (which cannot enlarge either).
+    ///
+    /// Unlike imgproxy, `force` without `enlarge` keeps each side at most the source's on its own (imgproxy
+    /// scales both sides back together).
+    private static func scale(source: PixelSize, type: ResizingType, options: ProcessingOptions) -> (x: Double, y: Double) {
+        let sourceWidth = Double(source.width), sourceHeight = Double(source.height)
+        let width = Double(options.width), height = Double(options.height)
+        var x = width > 0 ? width / sourceWidth : 1
+        var y = height > 0 ? height / sourceHeight : 1
+        switch type {
+        case .force: break
+        case _ where width == 0: x = y
+        case _ where height == 0: y = x
+        case .fill, .fillDown: (x, y) = (max(x, y), max(x, y))
+        case .fit, .auto: (x, y) = (min(x, y), min(x, y))
+        }
+        x *= options.zoomX
+        y *= options.zoomY
+        // The factor `dpr` really scales by: without `enlarge`, no more than what keeps the image at most its size.
+        var dprScale = options.dpr
+        var result = (x: x * dprScale, y: y * dprScale)
+        if !options.enlarge {
+            let largest = max(x, y)
+            if largest > 1 {
+                dprScale = min(options.extend ? dprScale : dprScale * largest, 1)
+                (x, y) = (x / largest, y / largest)
+            } else {
+                dprScale = min(dprScale, 1 / largest)
+            }
+            result = type == .force
+                ? (min(result.x, 1), min(result.y, 1))
+                : (x * dprScale, y * dprScale)
+        }
+        if options.minWidth > 0 {
+            let least = Double(options.minWidth) * dprScale / sourceWidth
+            if least > result.x { result = (least, result.y * least / result.x) }
+        }
+        if options.minHeight > 0 {
+            let least = Double(options.minHeight) * dprScale / sourceHeight
+            if least > result.y { result = (result.x * least / result.y, least) }
+        }
+        return result
     }
 
     /// `auto` resolved (fill when source and result have the same orientation, else fit); fill types with a
@@ -67,19 +106,12 @@ struct ResizePlan: Sendable, Hashable {
         }
     }
 
-    private static func scaled(_ size: PixelSize, by scale: Double) -> PixelSize {
-        guard scale != 1 else { return size }
-        return PixelSize(
-            width: max(1, Int(clamped((Double(size.width) * scale).rounded()))),
-            height: max(1, Int(clamped((Double(size.height) * scale).rounded()))))
-    }
-
     /// The largest side a plan holds: far above ``PixelBuffer/maximumSide``, so a plan that reaches it is
     /// refused by the pixel limit, yet small enough that converting it to `Int` cannot trap (a `dpr` of
     /// 1e300 times a width of `Int.max` is infinite).
     static let largestSide = Double(1 << 40)
 
-    private static func clamped(_ side: Double) -> Double {
+    static func clamped(_ side: Double) -> Double {
         side.isNaN ? 0 : min(side, largestSide)
     }
 

@@ -110,6 +110,9 @@ public struct ImageServerConfiguration: Sendable {
     public var formatQuality: [ImageFormat: Int]
     /// Whether the EXIF orientation is applied when the URL does not say (`auto_rotate`); default true.
     public var autoRotate: Bool
+    /// Whether the thumbnail embedded in a HEIC source is decoded instead of the main image when the URL does not
+    /// say (`enforce_thumbnail`, imgproxy's `IMGPROXY_ENFORCE_THUMBNAIL`); default false.
+    public var enforceThumbnail: Bool
     /// The longest side a result may have, in pixels (imgproxy's `IMGPROXY_MAX_RESULT_DIMENSION`); nil: only
     /// ``maximumResultPixelCount``.
     public var maximumResultDimension: Int?
@@ -198,6 +201,7 @@ public struct ImageServerConfiguration: Sendable {
         self.returnsAttachment = false
         self.formatQuality = [.avif: 65]
         self.autoRotate = true
+        self.enforceThumbnail = false
         self.maximumResultDimension = nil
         self.userAgent = nil
         self.skipProcessingFormats = []
