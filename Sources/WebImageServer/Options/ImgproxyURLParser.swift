@@ -17,10 +17,15 @@ public struct ImgproxyURLParser: Sendable {
     /// The longest path accepted, in bytes.
     public var maximumPathLength: Int
 
+    /// Whether URLs (and presets) may use the security options (imgproxy's `IMGPROXY_ALLOW_SECURITY_OPTIONS`);
+    /// when not, a URL with one is refused (``ImgproxyURLError/Code/securityOptionsNotAllowed``).
+    public var allowsSecurityOptions: Bool
+
     /// Creates a parser.
-    public init(presets: ProcessingPresets = ProcessingPresets(), maximumPathLength: Int = 16 * 1024) {
+    public init(presets: ProcessingPresets = ProcessingPresets(), maximumPathLength: Int = 16 * 1024, allowsSecurityOptions: Bool = false) {
         self.presets = presets
         self.maximumPathLength = maximumPathLength
+        self.allowsSecurityOptions = allowsSecurityOptions
     }
 
     /// Takes a raw request path apart; throws ``ImgproxyURLError`` saying what is wrong.
@@ -52,6 +57,9 @@ public struct ImgproxyURLParser: Sendable {
                 break
             }
             try options.apply(RawOption(name: parts[0], arguments: Array(parts.dropFirst())), presets: presets)
+        }
+        guard allowsSecurityOptions || options.securityLimits.isEmpty else {
+            throw ImgproxyURLError(.securityOptionsNotAllowed, message: "security processing options are not allowed")
         }
         let sourceSegments = rest[sourceStart...]
         guard !sourceSegments.isEmpty else { throw .invalidPath("the source URL is missing") }

@@ -83,6 +83,12 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var skipProcessing: Set<String> = []
     /// Whether the source's bytes are served as they are (`raw:1`).
     public var raw: Bool = false
+    /// The configured watermark over the result (`watermark:%opacity:%position:%x_offset:%y_offset:%scale`);
+    /// nil for none.
+    public var watermark: Watermark?
+    /// This request's own limits (`max_src_resolution`, `max_src_file_size`, `max_animation_frames`,
+    /// `max_animation_frame_resolution`, `max_result_dimension`), accepted only when the server allows them.
+    public var securityLimits = SecurityLimits()
 
     /// Padding on each side, in pixels before `dpr`.
     public struct Padding: Sendable, Hashable {

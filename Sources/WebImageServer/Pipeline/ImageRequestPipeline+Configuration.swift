@@ -40,7 +40,7 @@ extension ImageRequestPipeline {
         decoding.applyOrientation = true
         self.init(
             signature: configuration.signature,
-            parser: ImgproxyURLParser(presets: configuration.presets),
+            parser: ImgproxyURLParser(presets: configuration.presets, allowsSecurityOptions: configuration.allowsSecurityOptions),
             sourcePolicy: configuration.sourcePolicy,
             negotiation: AcceptNegotiation(autoAVIF: configuration.autoAVIF, autoWebP: configuration.autoWebP),
             sources: ImageManager(
