@@ -28,29 +28,29 @@ import WebImageTestSupport
         }) { client, base, _ in try await body(client, base) }
     }
 
-    static func close(_ pixels: PixelBuffer, _ x: Int, _ y: Int, _ expected: RGBA) -> Bool {
-        SyntheticImages.close(pixels[x, y], expected, tolerance: 14)
+    static func close(_ actual: RGBA, _ expected: RGBA) -> Bool {
+        SyntheticImages.close(actual, expected, tolerance: 14)
     }
 
     @Test func aWatermarkGoesToItsGravityAndItsOffsetsMoveItInward() async throws {
         try await Self.run { client, base in
             let corner = try await ImgproxyOptionsTests.image(client, base, "wm:1:nowe")
             #expect(corner.size == PixelSize(width: 400, height: 300))
-            #expect(Self.close(corner, 0, 0, Self.green) && Self.close(corner, 19, 9, Self.green))
-            #expect(Self.close(corner, 25, 5, Self.red) && Self.close(corner, 5, 15, Self.red))
+            #expect(Self.close(corner[0, 0], Self.green) && Self.close(corner[19, 9], Self.green))
+            #expect(Self.close(corner[25, 5], Self.red) && Self.close(corner[5, 15], Self.red))
             let opposite = try await ImgproxyOptionsTests.image(client, base, "wm:1:soea")
-            #expect(Self.close(opposite, 399, 299, Self.green) && Self.close(opposite, 380, 290, Self.green))
-            #expect(Self.close(opposite, 375, 295, Self.blue))
+            #expect(Self.close(opposite[399, 299], Self.green) && Self.close(opposite[380, 290], Self.green))
+            #expect(Self.close(opposite[375, 295], Self.blue))
             let centre = try await ImgproxyOptionsTests.image(client, base, "wm:1")
-            #expect(Self.close(centre, 190, 145, Self.green) && Self.close(centre, 209, 154, Self.green))
-            #expect(Self.close(centre, 185, 150, Self.red) && Self.close(centre, 215, 150, Self.blue))
+            #expect(Self.close(centre[190, 145], Self.green) && Self.close(centre[209, 154], Self.green))
+            #expect(Self.close(centre[185, 150], Self.red) && Self.close(centre[215, 150], Self.blue))
             let moved = try await ImgproxyOptionsTests.image(client, base, "wm:1:soea:30:40")
             // From the bottom-right corner, 30 pixels left and 40 up: x 350–369, y 250–259.
-            #expect(Self.close(moved, 350, 250, Self.green) && Self.close(moved, 369, 259, Self.green))
-            #expect(Self.close(moved, 345, 255, Self.blue) && Self.close(moved, 375, 255, Self.blue) && Self.close(moved, 360, 265, Self.blue))
+            #expect(Self.close(moved[350, 250], Self.green) && Self.close(moved[369, 259], Self.green))
+            #expect(Self.close(moved[345, 255], Self.blue) && Self.close(moved[375, 255], Self.blue) && Self.close(moved[360, 265], Self.blue))
             let fraction = try await ImgproxyOptionsTests.image(client, base, "wm:1:nowe:0.5:0.1")
             // Fractions of the result: 200 and 30 pixels.
-            #expect(Self.close(fraction, 205, 35, Self.green) && Self.close(fraction, 195, 35, Self.red))
+            #expect(Self.close(fraction[205, 35], Self.green) && Self.close(fraction[195, 35], Self.red))
         }
     }
 
@@ -59,15 +59,15 @@ import WebImageTestSupport
         let half = RGBA(red: 110, green: 128, blue: 0)
         try await Self.run { client, base in
             let image = try await ImgproxyOptionsTests.image(client, base, "wm:0.5:nowe")
-            #expect(Self.close(image, 5, 5, half), "\(image[5, 5])")
+            #expect(Self.close(image[5, 5], half), "\(image[5, 5])")
             let off = try await ImgproxyOptionsTests.image(client, base, "wm:0:nowe")
-            #expect(Self.close(off, 5, 5, Self.red))
+            #expect(Self.close(off[5, 5], Self.red))
         }
         try await Self.run(opacity: 0.5) { client, base in
             let image = try await ImgproxyOptionsTests.image(client, base, "wm:1:nowe")
-            #expect(Self.close(image, 5, 5, half), "\(image[5, 5])")
+            #expect(Self.close(image[5, 5], half), "\(image[5, 5])")
             let quarter = try await ImgproxyOptionsTests.image(client, base, "wm:0.5:nowe")
-            #expect(Self.close(quarter, 5, 5, RGBA(red: 165, green: 64, blue: 0)), "\(quarter[5, 5])")
+            #expect(Self.close(quarter[5, 5], RGBA(red: 165, green: 64, blue: 0)), "\(quarter[5, 5])")
         }
     }
 
@@ -78,13 +78,13 @@ import WebImageTestSupport
         try await Self.run { client, base in
             let tiles = try await ImgproxyOptionsTests.image(client, base, "wm:1:re:20:10")
             for (x, y) in [(0, 5), (9, 14), (30, 5), (49, 14), (70, 25), (190, 145), (195, 150), (395, 285), (395, 294)] {
-                #expect(Self.close(tiles, x, y, Self.green), "(\(x), \(y)) \(tiles[x, y])")
+                #expect(Self.close(tiles[x, y], Self.green), "(\(x), \(y)) \(tiles[x, y])")
             }
             for (x, y) in [(15, 10), (25, 10), (35, 2), (35, 17), (180, 150)] {
-                #expect(Self.close(tiles, x, y, Self.red), "(\(x), \(y)) \(tiles[x, y])")
+                #expect(Self.close(tiles[x, y], Self.red), "(\(x), \(y)) \(tiles[x, y])")
             }
             for (x, y) in [(395, 296), (385, 290), (215, 150)] {
-                #expect(Self.close(tiles, x, y, Self.blue), "(\(x), \(y)) \(tiles[x, y])")
+                #expect(Self.close(tiles[x, y], Self.blue), "(\(x), \(y)) \(tiles[x, y])")
             }
         }
     }
@@ -93,8 +93,8 @@ import WebImageTestSupport
         try await Self.run { client, base in
             // Into 200×150, keeping 2:1: 200×100.
             let scaled = try await ImgproxyOptionsTests.image(client, base, "wm:1:nowe:0:0:0.5")
-            #expect(Self.close(scaled, 190, 95, Self.green) && Self.close(scaled, 5, 5, Self.green))
-            #expect(Self.close(scaled, 190, 105, Self.red) && Self.close(scaled, 205, 50, Self.blue))
+            #expect(Self.close(scaled[190, 95], Self.green) && Self.close(scaled[5, 5], Self.green))
+            #expect(Self.close(scaled[190, 105], Self.red) && Self.close(scaled[205, 50], Self.blue))
             // A scale whose watermark would pass the pixel limit is refused before it is allocated.
             try await client.execute(uri: "/_/wm:1:nowe:0:0:100000/f:png/plain/\(base)/photo.jpg", method: .get) { response in
                 #expect(response.status == .unprocessableContent)
@@ -106,7 +106,7 @@ import WebImageTestSupport
         try await Self.run { client, base in
             let padded = try await ImgproxyOptionsTests.image(client, base, "w:200/pd:10/bg:ffffff/wm:1:nowe")
             #expect(padded.size == PixelSize(width: 220, height: 170))
-            #expect(Self.close(padded, 2, 2, Self.green) && Self.close(padded, 19, 9, Self.green))
+            #expect(Self.close(padded[2, 2], Self.green) && Self.close(padded[19, 9], Self.green))
             #expect(padded[25, 5] == RGBA(red: 255, green: 255, blue: 255))
         }
     }
@@ -114,7 +114,7 @@ import WebImageTestSupport
     @Test func withoutAConfiguredWatermarkTheOptionHasNoEffect() async throws {
         try await ServerTestHarness.run { client, base, _ in
             let image = try await ImgproxyOptionsTests.image(client, base, "wm:1:nowe")
-            #expect(Self.close(image, 5, 5, Self.red))
+            #expect(Self.close(image[5, 5], Self.red))
         }
     }
 
