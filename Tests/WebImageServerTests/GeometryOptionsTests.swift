@@ -109,6 +109,11 @@ private let badGeometryCases: [BadOptionCase] = [
         let fill = Self.plan { $0.resizingType = .fill; $0.width = 100; $0.height = 100; $0.minWidth = 300 }
         #expect(fill.scaledSize == PixelSize(width: 300, height: 150))
         #expect(fill.crop == ResizePlan.Rect(x: 100, y: 25, width: 100, height: 100))
+        // Fit too: imgproxy crops every result to the requested size last.
+        let fit = Self.plan { $0.width = 100; $0.minWidth = 300 }
+        #expect(fit.scaledSize == PixelSize(width: 300, height: 150))
+        #expect(fit.crop == ResizePlan.Rect(x: 100, y: 0, width: 100, height: 150))
+        #expect(Self.plan { $0.width = 100 }.crop == nil)
     }
 
     @Test func zoomMultipliesEachSideAfterTheResizingTypeAndRespectsEnlarge() {
@@ -241,8 +246,9 @@ private let badGeometryCases: [BadOptionCase] = [
         try await Self.run { client in
             let answer1 = try await Self.image(client, "mw:600/f:png").pixelSize
             #expect(answer1 == PixelSize(width: 600, height: 450))
+            // Scaled to 200×150 for the minimum height, then cut to the width asked, as imgproxy does.
             let answer2 = try await Self.image(client, "w:100/mh:150/f:png").pixelSize
-            #expect(answer2 == PixelSize(width: 200, height: 150))
+            #expect(answer2 == PixelSize(width: 100, height: 150))
         }
     }
 

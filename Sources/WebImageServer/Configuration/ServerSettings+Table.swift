@@ -204,6 +204,54 @@ extension ServerSettings {
         ServerSetting(name: "s3-region", imgproxy: ["S3_REGION"], apply: { value, draft in
             draft.configuration.s3Region = value.text
         }, current: { $0.configuration.s3Region }),
+        ServerSetting(name: "watermark-data", imgproxy: ["WATERMARK_DATA"], apply: { value, draft throws(ServerSettingsError) in
+            draft.configuration.watermark = try Self.image(value) { text throws(ConfiguredImageError) in try .base64(text) }
+        }, current: { Self.describe($0.configuration.watermark) }),
+        ServerSetting(name: "watermark-path", imgproxy: ["WATERMARK_PATH"], apply: { value, draft throws(ServerSettingsError) in
+            guard draft.configuration.watermark == nil else { return }  // the data wins, as in imgproxy
+            draft.configuration.watermark = try Self.image(value) { text throws(ConfiguredImageError) in try .file(text) }
+        }, current: { _ in "(read into watermark-data)" }),
+        ServerSetting(name: "watermark-url", imgproxy: ["WATERMARK_URL"], apply: { value, draft throws(ServerSettingsError) in
+            guard draft.configuration.watermark == nil else { return }  // the data, then the path, win
+            draft.configuration.watermark = try Self.image(value) { text throws(ConfiguredImageError) in try .fetched(text) }
+        }, current: { _ in "(fetched into watermark-data)" }),
+        ServerSetting(name: "watermark-opacity", imgproxy: ["WATERMARK_OPACITY"], apply: { value, draft throws(ServerSettingsError) in
+            let opacity = try value.number()
+            guard opacity <= 1 else { throw value.invalid("must be between 0 and 1") }
+            draft.configuration.watermarkOpacity = opacity
+        }, current: { "\($0.configuration.watermarkOpacity)" }),
+        ServerSetting(name: "fallback-image-data", imgproxy: ["FALLBACK_IMAGE_DATA"], apply: { value, draft throws(ServerSettingsError) in
+            draft.configuration.fallbackImage = try Self.image(value) { text throws(ConfiguredImageError) in try .base64(text) }
+        }, current: { Self.describe($0.configuration.fallbackImage) }),
+        ServerSetting(name: "fallback-image-path", imgproxy: ["FALLBACK_IMAGE_PATH"], apply: { value, draft throws(ServerSettingsError) in
+            guard draft.configuration.fallbackImage == nil else { return }
+            draft.configuration.fallbackImage = try Self.image(value) { text throws(ConfiguredImageError) in try .file(text) }
+        }, current: { _ in "(read into fallback-image-data)" }),
+        ServerSetting(name: "fallback-image-url", imgproxy: ["FALLBACK_IMAGE_URL"], apply: { value, draft throws(ServerSettingsError) in
+            guard draft.configuration.fallbackImage == nil else { return }
+            draft.configuration.fallbackImage = try Self.image(value) { text throws(ConfiguredImageError) in try .fetched(text) }
+        }, current: { _ in "(fetched into fallback-image-data)" }),
+        ServerSetting(name: "fallback-image-http-code", imgproxy: ["FALLBACK_IMAGE_HTTP_CODE"], apply: { value, draft throws(ServerSettingsError) in
+            // imgproxy's 0: the status the source's error would have had.
+            let code = try value.integer(atLeast: 0)
+            guard code == 0 || (200...599).contains(code) else { throw value.invalid("is not an HTTP status (200-599, or 0)") }
+            draft.configuration.fallbackImageStatus = code == 0 ? nil : code
+        }, current: { $0.configuration.fallbackImageStatus.map { "\($0)" } ?? "(the error's status)" }),
+        ServerSetting(name: "fallback-image-ttl", imgproxy: ["FALLBACK_IMAGE_TTL"], apply: { value, draft throws(ServerSettingsError) in
+            let seconds = try value.integer(atLeast: 0)
+            draft.configuration.fallbackImageMaxAge = seconds > 0 ? seconds : nil
+        }, current: { $0.configuration.fallbackImageMaxAge.map { "\($0) s" } ?? "(max-age)" }),
+        ServerSetting(name: "allow-security-options", imgproxy: ["ALLOW_SECURITY_OPTIONS"], apply: { value, draft throws(ServerSettingsError) in
+            draft.configuration.allowsSecurityOptions = try value.flag()
+        }, current: { "\($0.configuration.allowsSecurityOptions)" }),
+        ServerSetting(name: "max-animation-frames", imgproxy: ["MAX_ANIMATION_FRAMES"], apply: { value, draft throws(ServerSettingsError) in
+            draft.configuration.maximumAnimationFrames = try value.integer(atLeast: 1)
+        }, current: { $0.configuration.maximumAnimationFrames.map { "\($0)" } ?? "(every frame, within the animation memory budget)" }),
+        ServerSetting(name: "max-animation-frame-resolution", imgproxy: ["MAX_ANIMATION_FRAME_RESOLUTION"], apply: { value, draft throws(ServerSettingsError) in
+            let megapixels = try value.number()
+            guard megapixels <= 10_000 else { throw value.invalid("must be at most 10000 megapixels") }
+            draft.configuration.maximumAnimationFramePixelCount = megapixels > 0 ? Int(megapixels * 1_000_000) : nil
+        }, current: { $0.configuration.maximumAnimationFramePixelCount.map { "\(Double($0) / 1_000_000) MP" } ?? "(frames together within max-src-resolution)" }),
         ServerSetting(name: "cache-dir", imgproxy: [], apply: { value, draft in
             draft.configuration.cacheDirectory = URL(fileURLWithPath: value.text, isDirectory: true)
         }, current: { $0.configuration.cacheDirectory?.path ?? "(the library's cache folder)" }),
@@ -266,6 +314,24 @@ extension ServerSettings {
             qualities[format] = try quality(value, number)
         }
         return qualities
+    }
+}
+
+extension ServerSettings {
+    /// The configured image `load` makes of the setting's text; an error names the setting and its value.
+    static func image(_ value: SettingValue, _ load: (String) throws(ConfiguredImageError) -> ConfiguredImage) throws(ServerSettingsError) -> ConfiguredImage {
+        do {
+            return try load(value.text.trimmingSpaces)
+        } catch {
+            let shown = value.text.count > 60 ? String(value.text.prefix(60)) + "…" : value.text
+            throw ServerSettingsError("\(value.source) '\(shown)' \(error.description)")
+        }
+    }
+
+    /// A configured image as `--print-config` shows it.
+    static func describe(_ image: ConfiguredImage?) -> String {
+        guard let image else { return "(none)" }
+        return "\(image.image.pixelSize.width)×\(image.image.pixelSize.height) \(image.image.format.fileExtension)"
     }
 }
 

@@ -16,6 +16,8 @@ public struct ImgproxyURLError: Error, Sendable, Hashable, CustomStringConvertib
         public static let invalidPath = Code(name: "invalidPath")
         /// A format (option or extension) the server cannot produce.
         public static let unsupportedFormat = Code(name: "unsupportedFormat")
+        /// A security option (`max_src_resolution`, …) in a URL of a server that does not allow them.
+        public static let securityOptionsNotAllowed = Code(name: "securityOptionsNotAllowed")
         /// The code's name.
         public var description: String { name }
     }

@@ -28,16 +28,21 @@ public struct ImgproxyURLParser: Sendable {
     /// `IMGPROXY_BASE64_URL_INCLUDES_FILENAME`).
     public var base64SourceIncludesFilename: Bool
 
+    /// Whether URLs (and presets) may use the security options (imgproxy's `IMGPROXY_ALLOW_SECURITY_OPTIONS`);
+    /// when not, a URL with one is refused (``ImgproxyURLError/Code/securityOptionsNotAllowed``).
+    public var allowsSecurityOptions: Bool
+
     /// Creates a parser.
     public init(
         presets: ProcessingPresets = ProcessingPresets(), maximumPathLength: Int = 16 * 1024, argumentsSeparator: Character = ":",
-        onlyPresets: Bool = false, base64SourceIncludesFilename: Bool = false
+        onlyPresets: Bool = false, base64SourceIncludesFilename: Bool = false, allowsSecurityOptions: Bool = false
     ) {
         self.presets = presets
         self.maximumPathLength = maximumPathLength
         self.argumentsSeparator = argumentsSeparator
         self.onlyPresets = onlyPresets
         self.base64SourceIncludesFilename = base64SourceIncludesFilename
+        self.allowsSecurityOptions = allowsSecurityOptions
     }
 
     /// Takes a raw request path apart, its options applied over `defaults` (what the request's headers give);
@@ -77,6 +82,9 @@ public struct ImgproxyURLParser: Sendable {
                 }
                 try options.apply(RawOption(name: parts[0], arguments: Array(parts.dropFirst())), presets: presets)
             }
+        }
+        guard allowsSecurityOptions || options.securityLimits.isEmpty else {
+            throw ImgproxyURLError(.securityOptionsNotAllowed, message: "security processing options are not allowed")
         }
         let sourceSegments = rest[sourceStart...]
         guard !sourceSegments.isEmpty else { throw .invalidPath("the source URL is missing") }

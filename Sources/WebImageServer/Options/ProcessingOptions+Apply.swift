@@ -85,6 +85,9 @@ extension ProcessingOptions {
             try OptionArguments.expectCount(option, 1...2)
             if !arguments[0].isEmpty { flipHorizontal = try OptionArguments.bool(arguments[0], option: name) }
             if arguments.count > 1, !arguments[1].isEmpty { flipVertical = try OptionArguments.bool(arguments[1], option: name) }
+        case "watermark", "wm":
+            try OptionArguments.expectCount(option, 1...5)
+            try applyWatermark(arguments, option: name)
         case "padding", "pd":
             try OptionArguments.expectCount(option, 1...4)
             padding = try Self.padding(arguments, option: name)
@@ -141,6 +144,7 @@ extension ProcessingOptions {
                 try applyPreset(preset, presets: presets, chain: chain, option: name)
             }
         default:
+            guard try !applySecurityLimit(option) else { return }
             throw ImgproxyURLError(.unknownOption, option: name, message: "unknown option '\(ImgproxyURLError.quoted(name))'")
         }
     }

@@ -104,6 +104,12 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// Whether an embedded thumbnail (HEIC) is decoded instead of the main image (`enforce_thumbnail:1`); nil for
     /// the server's default.
     public var enforceThumbnail: Bool?
+    /// The configured watermark over the result (`watermark:%opacity:%position:%x_offset:%y_offset:%scale`);
+    /// nil for none.
+    public var watermark: Watermark?
+    /// This request's own limits (`max_src_resolution`, `max_src_file_size`, `max_animation_frames`,
+    /// `max_animation_frame_resolution`, `max_result_dimension`), accepted only when the server allows them.
+    public var securityLimits = SecurityLimits()
 
     /// Padding on each side, in pixels before `dpr`.
     public struct Padding: Sendable, Hashable {

@@ -44,7 +44,8 @@ extension ImageRequestPipeline {
             signature: configuration.signature,
             parser: ImgproxyURLParser(
                 presets: configuration.presets, argumentsSeparator: configuration.argumentsSeparator, onlyPresets: configuration.onlyPresets,
-                base64SourceIncludesFilename: configuration.base64SourceIncludesFilename),
+                base64SourceIncludesFilename: configuration.base64SourceIncludesFilename,
+                allowsSecurityOptions: configuration.allowsSecurityOptions),
             sourcePolicy: configuration.sourcePolicy,
             negotiation: AcceptNegotiation(configuration),
             sources: ImageManager(

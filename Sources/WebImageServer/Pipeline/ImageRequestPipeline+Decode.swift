@@ -4,15 +4,24 @@ import WebImageKit
 
 extension ImageRequestPipeline {
     /// Step "decode with shrink-on-load": on the processing threads, upright unless `ar:0`, the first frame only
-    /// when the result cannot be animated, and at the smallest size the transform still needs
-    /// (``ProcessingOptions/shrinkOnLoad``): a JPEG decodes at a DCT scale, a PNG or WebP as it is read; a HEIC's
-    /// embedded thumbnail replaces the image with `enforce_thumbnail`. The
-    /// header's size is checked against the source pixel limit before any pixel is decoded (422).
+    /// when the result cannot be animated (or one frame is the most allowed), and at the smallest size the
+    /// transform still needs (``ProcessingOptions/shrinkOnLoad``): a JPEG decodes at a DCT scale, a PNG or WebP as
+    /// it is read; a HEIC's embedded thumbnail replaces the image with `enforce_thumbnail`. The header's size is checked against the source pixel limit before any pixel is decoded, and an
+    /// animation against the animation limits (``AnimationLimits``); over a limit, 422. The URL's security options
+    /// can lower each limit.
     func decode(_ data: Data, _ job: ImageJob) async throws(ServerError) -> Image {
+        let requested = job.options.securityLimits
+        let maximumPixelCount = min(configuration.maximumSourcePixelCount, requested.maximumSourcePixelCount.flatMap { $0 > 0 ? $0 : nil } ?? .max)
+        let animation = AnimationLimits(
+            maximumFrames: configuration.maximumAnimationFrames.lowered(by: requested.maximumAnimationFrames),
+            maximumFramePixelCount: configuration.maximumAnimationFramePixelCount.lowered(by: requested.maximumAnimationFramePixelCount),
+            maximumPixelCount: maximumPixelCount)
         var options = decoding
+        options.maximumPixelCount = min(options.maximumPixelCount, maximumPixelCount)
+        options.maximumSourcePixelCount = maximumPixelCount
         options.applyOrientation = job.options.autoRotate ?? configuration.autoRotate
         options.prefersEmbeddedThumbnail = job.options.enforceThumbnail ?? configuration.enforceThumbnail
-        options.firstFrameOnly = !job.keepsAnimation
+        options.firstFrameOnly = !job.keepsAnimation || animation.maximumFrames == 1
         if let shrink = job.options.shrinkOnLoad {
             options.thumbnailPixelSize = shrink.size
             options.thumbnailMode = shrink.mode
@@ -20,11 +29,13 @@ extension ImageRequestPipeline {
         let coders = coders, decodingOptions = options, metrics = metrics
         do {
             return try await WorkerThreads.processing.run { () throws -> Image in
-                try metrics.time(.decode) { try coders.decode(data, options: decodingOptions) }
+                try metrics.time(.decode) { try animation.decode(data, options: decodingOptions, coders: coders) }
             }
+        } catch let error as AnimationLimits.Exceeded {
+            throw ServerError(.unprocessableContent, error.message)
         } catch let error as ImageCodingError where error.code == .imageTooLarge || error.code == .animationTooLarge {
             metrics.imgproxy.error(.processing)
-            throw ServerError(error, maximumSourcePixelCount: configuration.maximumSourcePixelCount)
+            throw ServerError(error, maximumSourcePixelCount: maximumPixelCount)
         } catch {
             metrics.imgproxy.error(.processing)
             // Bytes that are no image are not kept: the next request fetches the source again.

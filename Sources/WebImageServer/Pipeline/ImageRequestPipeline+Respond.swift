@@ -9,6 +9,9 @@ extension ImageRequestPipeline {
     /// `ETag`, `Last-Modified` and `Content-Disposition`. `ETag` and `Last-Modified`, and the conditions on them,
     /// can each be turned off (imgproxy's `USE_ETAG`, `USE_LAST_MODIFIED`).
     func respond(_ processed: ProcessedImage, _ job: ImageJob, conditions: Conditions) -> Response {
+        if let status = processed.fallbackStatus {
+            return respondWithFallback(processed, job, status: status)
+        }
         if isNotModified(processed, conditions) {
             return notModified(etag: processed.etag, job)
         }
@@ -26,6 +29,20 @@ extension ImageRequestPipeline {
             headers[HTTPField.Name("Link")!] = "<\(job.source.absoluteString)>; rel=\"canonical\""
         }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: processed.data)))
+    }
+
+    /// The fallback image with its status and the fallback max-age (else the usual one), without validators: it
+    /// stands for a source that failed, so no condition is answered with 304 for it.
+    private func respondWithFallback(_ processed: ProcessedImage, _ job: ImageJob, status: Int) -> Response {
+        var headers: HTTPFields = [
+            .contentType: processed.format.mimeType,
+            .contentLength: "\(processed.data.count)",
+            .cacheControl: "public, max-age=\(configuration.fallbackImageMaxAge ?? configuration.maxAge)",
+            .contentDisposition: ContentDisposition.value(
+                options: job.options, attachment: configuration.returnsAttachment, sourcePath: job.sourcePath, format: processed.format),
+        ]
+        if !job.vary.isEmpty { headers[.vary] = job.vary.joined(separator: ", ") }
+        return Response(status: HTTPResponse.Status(code: status), headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: processed.data)))
     }
 
     /// Whether the client's copy is current: by tag when it sends one, else by date (RFC 9110's order).

@@ -1,20 +1,27 @@
 import Foundation
+import HTTPTypes
 import WebImageKit
 
 extension ImageRequestPipeline {
     /// Step "source": the source's bytes and validators through the server's manager: its disk cache (one read of
-    /// the entry, revalidated with the origin when older than the source max-age), else the guarded loader.
+    /// the entry, revalidated with the origin when older than the source max-age), else the guarded loader. A source
+    /// over the URL's `max_src_file_size` (lower than the configured limit, which the loader enforces) is 422.
     func loadSource(_ job: ImageJob) async throws(ServerError) -> (data: Data, validators: Validators) {
         let started = ContinuousClock.now
+        let source: (data: Data, validators: Validators)
         do {
-            let source = try await sources.loadData(from: job.source, options: [.retryFailed])
+            let loaded = try await sources.loadData(from: job.source, options: [.retryFailed])
+            source = (loaded.data, loaded.response.validators)
             metrics.imgproxy.record(.downloading, .now - started)
-            metrics.imgproxy.downloaded(bytes: source.data.count)
-            return (source.data, source.response.validators)
+            metrics.imgproxy.downloaded(bytes: loaded.data.count)
         } catch {
             metrics.imgproxy.error(.downloading)
             throw ServerError(error, maximumSourcePixelCount: configuration.maximumSourcePixelCount)
         }
+        if let limit = job.options.securityLimits.maximumSourceBytes, limit > 0, source.data.count > limit {
+            throw ServerError(.unprocessableContent, "the source image is larger than the URL's max_src_file_size")
+        }
+        return source
     }
 
     /// Step "unprocessed?": the source's bytes as they are, when the URL says `raw:1`, or when its format is one to

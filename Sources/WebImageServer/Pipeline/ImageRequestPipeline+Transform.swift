@@ -19,12 +19,14 @@ extension ImageRequestPipeline {
         return fitting ?? preferred.first ?? .jpeg
     }
 
-    /// Step "transform": crop, resize, rotate, blur, sharpen, extend and flatten (``ProcessingTransformer``), every
-    /// frame, on the processing threads; a result over the pixel limit is refused before it is allocated (422).
+    /// Step "transform": crop, resize, rotate, blur, sharpen, extend, flatten and watermark (``ProcessingTransformer``),
+    /// every frame, on the processing threads; the longest side is the URL's `max_result_dimension` when lower than
+    /// the configured one; a result over the pixel limit is refused before it is allocated (422).
     func transform(_ image: Image, _ job: ImageJob, format: ImageFormat) async throws(ServerError) -> Image {
         let transformer = ProcessingTransformer(
-            options: job.options, maximumPixelCount: configuration.maximumResultPixelCount, maximumDimension: configuration.maximumResultDimension,
-            outputFormat: format)
+            options: job.options, maximumPixelCount: configuration.maximumResultPixelCount,
+            maximumDimension: configuration.maximumResultDimension.lowered(by: job.options.securityLimits.maximumResultDimension),
+            outputFormat: format, watermarkImage: configuration.watermark?.image.pixels, watermarkOpacity: configuration.watermarkOpacity)
         let metrics = metrics
         do {
             return try await WorkerThreads.processing.run { () throws -> Image in

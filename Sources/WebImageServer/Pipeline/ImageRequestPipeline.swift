@@ -8,7 +8,8 @@ import WebImageKit
 /// each throws a ``ServerError`` that Hummingbird renders.
 ///
 /// authorize → parse (the result key made once, in the ``ImageJob``) → result cache → not modified? → shared
-/// work → admission → source → unprocessed? → decode with shrink-on-load → transform → encode → store → respond.
+/// work → admission → source → unprocessed? → decode with shrink-on-load → transform → encode → store → respond;
+/// when the source or its decoding fails, the configured fallback image instead (``fallback(for:_:)``).
 struct ImageRequestPipeline: Sendable {
     let signature: URLSignatureVerifier
     let parser: ImgproxyURLParser
@@ -61,16 +62,24 @@ struct ImageRequestPipeline: Sendable {
         }
         let processed = try await sharedWork(job) { () throws(ServerError) -> ProcessedImage in
             try await admitted { () throws(ServerError) -> ProcessedImage in
-                let source = try await loadSource(job)
+                let source: (data: Data, validators: Validators)
+                do throws(ServerError) {
+                    source = try await loadSource(job)
+                } catch {
+                    return try await fallback(for: error, job)
+                }
                 if let unprocessed = unprocessed(source, job) {
                     await store(unprocessed, job)
                     return unprocessed
                 }
                 let processing = ContinuousClock.now
-                let decoded = try await decode(source.data, job)
-                let format = outputFormat(for: decoded, job)
-                let image = try await transform(decoded, job, format: format)
-                let data = try await encode(image, as: format, job)
+                let decoded: Image
+                do throws(ServerError) {
+                    decoded = try await decode(source.data, job)
+                } catch {
+                    return try await fallback(for: error, job)
+                }
+                let (data, format) = try await render(decoded, job)
                 metrics.imgproxy.record(.processing, .now - processing)
                 let processed = ProcessedImage(data: data, format: format, validators: source.validators, key: job.key)
                 await store(processed, job)
@@ -78,6 +87,13 @@ struct ImageRequestPipeline: Sendable {
             }
         }
         return respond(processed, job, conditions: conditions)
+    }
+
+    /// Steps "output format", "transform" and "encode": `decoded` as the job asks, encoded.
+    func render(_ decoded: Image, _ job: ImageJob) async throws(ServerError) -> (Data, ImageFormat) {
+        let format = outputFormat(for: decoded, job)
+        let image = try await transform(decoded, job, format: format)
+        return (try await encode(image, as: format, job), format)
     }
 
     /// The request target's path without its query, exactly as received, and without the path prefix (404 for a

@@ -13,6 +13,9 @@ struct ProcessedImage: Sendable {
     let etag: String
     /// The source's `Last-Modified`, passed through.
     let lastModified: String?
+    /// For the configured fallback image served in place of a source that failed: the response's status. A
+    /// fallback is never stored in the result cache and carries no validators.
+    var fallbackStatus: Int? = nil
 }
 
 extension ProcessedImage {

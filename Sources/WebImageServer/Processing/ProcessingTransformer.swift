@@ -11,7 +11,8 @@ import WebImageKit
 /// 5. `blur` (``WideBlur``), then `sharpen` (refused past ``maximumSharpenCost``), then `pixelate`;
 /// 6. `extend`: pad to the requested size, at the extend gravity, with transparency; then `extend_aspect_ratio`:
 ///    pad to the requested aspect ratio, at its gravity; then `padding` (times `dpr`, not `zoom`);
-/// 7. flatten onto the `background` when it is set, or onto white when the output format has no alpha.
+/// 7. flatten onto the `background` when it is set, or onto white when the output format has no alpha;
+/// 8. `watermark`: the configured watermark over the result (``WatermarkOverlay``), last, as in imgproxy.
 ///
 /// As in imgproxy, every size (crop, resize, extend) is measured in the rotated image: the steps before
 /// the rotation work on the unrotated pixels through ``QuarterTurn``, so the rotation happens on the
@@ -27,12 +28,21 @@ struct ProcessingTransformer: Sendable {
     /// The format the result will be encoded as, when decided (the pipeline decides it before transforming);
     /// nil: the `format` option, else the image's own.
     let outputFormat: ImageFormat?
+    /// The configured watermark's pixels, for the `watermark` option; nil: none is configured, the option does nothing.
+    let watermarkImage: PixelBuffer?
+    /// The configured base opacity of the watermark.
+    let watermarkOpacity: Double
 
-    init(options: ProcessingOptions, maximumPixelCount: Int, maximumDimension: Int? = nil, outputFormat: ImageFormat? = nil) {
+    init(
+        options: ProcessingOptions, maximumPixelCount: Int, maximumDimension: Int? = nil, outputFormat: ImageFormat? = nil,
+        watermarkImage: PixelBuffer? = nil, watermarkOpacity: Double = 1
+    ) {
         self.options = options
         self.maximumPixelCount = maximumPixelCount
         self.maximumDimension = maximumDimension
         self.outputFormat = outputFormat
+        self.watermarkImage = watermarkImage
+        self.watermarkOpacity = watermarkOpacity
     }
 
     /// The name errors give the transform.
@@ -95,6 +105,10 @@ struct ProcessingTransformer: Sendable {
         }
         if let color {
             result = try ImageTransformers.Flatten(background: color).transform(pixels: result)
+        }
+        if let placement = options.watermark, let watermarkImage {
+            let overlay = WatermarkOverlay(pixels: watermarkImage, placement: placement, baseOpacity: watermarkOpacity, dpr: options.dpr)
+            result = try overlay.apply(to: result) { width, height in try checkOutputSize(width: width, height: height) }
         }
         return result
     }

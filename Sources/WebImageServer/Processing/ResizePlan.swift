@@ -1,7 +1,7 @@
 import WebImageKit
 
 /// What imgproxy's resizing options do to a source of a given size: resize the whole image to
-/// ``scaledSize``, then cut ``crop`` from it (fill and fill-down only).
+/// ``scaledSize``, then cut ``crop`` from it (fill and fill-down, or a result `min-width`/`min-height` made larger than asked).
 struct ResizePlan: Sendable, Hashable {
     /// A rectangle in the scaled image.
     struct Rect: Sendable, Hashable {
@@ -26,8 +26,19 @@ struct ResizePlan: Sendable, Hashable {
             width: max(1, Int(Self.clamped((Double(source.width) * scale.x).rounded()))),
             height: max(1, Int(Self.clamped((Double(source.height) * scale.y).rounded()))))
         crop = nil
-        guard type == .fill || type == .fillDown else { return }
         let target = Self.targetSize(options)
+        guard type == .fill || type == .fillDown else {
+            // imgproxy crops every result to the requested size last: only `min-width` and `min-height` make a fit
+            // or force result larger than it (`w:100/mw:200` is 100 wide, cut from a 200-wide image).
+            let area = PixelSize(
+                width: target.width > 0 ? max(1, min(Int(target.width), scaledSize.width)) : scaledSize.width,
+                height: target.height > 0 ? max(1, min(Int(target.height), scaledSize.height)) : scaledSize.height)
+            if area != scaledSize {
+                let origin = Self.origin(of: area, in: scaledSize, gravity: options.gravity, offsetScale: options.dpr)
+                crop = Rect(x: origin.x, y: origin.y, width: area.width, height: area.height)
+            }
+            return
+        }
         let (width, height) = (target.width, target.height)
         var area = PixelSize(width: max(1, min(Int(width), scaledSize.width)), height: max(1, min(Int(height), scaledSize.height)))
         if options.resizingType == .fillDown, area.width < Int(width) || area.height < Int(height), width > 0, height > 0 {

@@ -142,6 +142,28 @@ public struct ImageServerConfiguration: Sendable {
     /// The prefix of the metrics published under imgproxy's names (`IMGPROXY_PROMETHEUS_NAMESPACE`): `imgproxy`
     /// gives `imgproxy_requests_total`; empty (the default) gives `requests_total`.
     public var metricsNamespace: String
+    /// The image the `watermark` option lays over results (imgproxy's `IMGPROXY_WATERMARK_DATA`, `_PATH`, `_URL`);
+    /// nil: `watermark` has no effect.
+    public var watermark: ConfiguredImage?
+    /// The base opacity of the watermark, 0–1, multiplied by each URL's (`IMGPROXY_WATERMARK_OPACITY`); default 1.
+    public var watermarkOpacity: Double
+    /// The image served, processed with the request's options, when the source cannot be fetched or decoded
+    /// (imgproxy's `IMGPROXY_FALLBACK_IMAGE_DATA`, `_PATH`, `_URL`); nil: the error is answered.
+    public var fallbackImage: ConfiguredImage?
+    /// The status of a fallback image's response (`IMGPROXY_FALLBACK_IMAGE_HTTP_CODE`); default 200, nil: the
+    /// status the source's error would have had.
+    public var fallbackImageStatus: Int?
+    /// The `max-age` of a fallback image's response, in seconds (`IMGPROXY_FALLBACK_IMAGE_TTL`); nil: ``maxAge``.
+    public var fallbackImageMaxAge: Int?
+    /// Whether URLs may lower the limits for themselves with imgproxy's security options (`max_src_resolution`,
+    /// …; `IMGPROXY_ALLOW_SECURITY_OPTIONS`); default false, and a URL using one is refused with 403.
+    public var allowsSecurityOptions: Bool
+    /// The most frames of an animation that are processed; the rest are dropped, and 1 makes every result still
+    /// (imgproxy's `IMGPROXY_MAX_ANIMATION_FRAMES`). nil (the default): every frame, within ``maximumAnimationBytes``.
+    public var maximumAnimationFrames: Int?
+    /// The most pixels one frame of an animation may have (`IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION`); nil (the
+    /// default): the frames processed together may have at most ``maximumSourcePixelCount``, as in imgproxy.
+    public var maximumAnimationFramePixelCount: Int?
     /// What fetches sources; nil is the server's own HTTP client, which checks every address it connects to
     /// against ``sourcePolicy``. A loader given here is trusted: it bypasses that connect-time check.
     public var loader: (any ImageLoading)?
@@ -218,6 +240,14 @@ public struct ImageServerConfiguration: Sendable {
         self.maximumClients = 2048
         self.base64SourceIncludesFilename = false
         self.argumentsSeparator = ":"
+        self.watermark = nil
+        self.watermarkOpacity = 1
+        self.fallbackImage = nil
+        self.fallbackImageStatus = 200
+        self.fallbackImageMaxAge = nil
+        self.allowsSecurityOptions = false
+        self.maximumAnimationFrames = nil
+        self.maximumAnimationFramePixelCount = nil
         self.loader = loader
     }
 }
