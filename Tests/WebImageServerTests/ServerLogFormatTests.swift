@@ -42,9 +42,9 @@ import Testing
     }
 
     @Test func theFormatIsReadFromImgproxysVariableAndChecked() throws {
-        #expect(try ServerSettings(environment: ["IMGPROXY_LOG_FORMAT": "json"]).logFormat() == .json)
-        #expect(try ServerSettings(environment: [:]).logFormat() == .pretty)
-        #expect(throws: ServerSettingsError.self) { try ServerSettings(environment: ["IMGPROXY_LOG_FORMAT": "xml"]).logFormat() }
+        #expect(try ServerSettings(environment: ["IMGPROXY_LOG_FORMAT": "json"]).resolve().logFormat == .json)
+        #expect(try ServerSettings(environment: [:]).resolve().logFormat == .pretty)
+        #expect(throws: ServerSettingsError.self) { try ServerSettings(environment: ["IMGPROXY_LOG_FORMAT": "xml"]).resolve() }
     }
 }
 

@@ -26,29 +26,34 @@ public struct ServerSettings: Sendable {
         self.environment = environment
     }
 
-    /// The server's configuration; throws naming the first setting that cannot be used.
-    public func configuration() throws(ServerSettingsError) -> ImageServerConfiguration {
-        try draft().configuration
-    }
-
-    /// The address of the Prometheus endpoint (`--metrics-bind`, `IMGPROXY_PROMETHEUS_BIND`), if any.
-    public func metricsBind() throws(ServerSettingsError) -> String? {
-        try draft().metricsBind
-    }
-
-    /// The log level (`--log-level`, `IMGPROXY_LOG_LEVEL`): `error`, `warn`, `info` or `debug`; `info` by default.
-    public func logLevel() throws(ServerSettingsError) -> Logger.Level {
-        switch try draft().logLevel {
+    /// Everything the settings give, read once (a watermark or fallback image URL is fetched once); throws naming
+    /// the first setting that cannot be used.
+    public func resolve() throws(ServerSettingsError) -> Resolved {
+        let draft = try draft()
+        let level: Logger.Level = switch draft.logLevel {
         case "error": .error
         case "warn", "warning": .warning
         case "debug": .debug
         default: .info
         }
+        return Resolved(configuration: draft.configuration, metricsBind: draft.metricsBind, logLevel: level, logFormat: draft.logFormat)
     }
 
-    /// The log format (`--log-format`, `IMGPROXY_LOG_FORMAT`); ``ServerLogFormat/pretty`` by default.
-    public func logFormat() throws(ServerSettingsError) -> ServerLogFormat {
-        try draft().logFormat
+    /// The server's configuration (``resolve()``'s).
+    public func configuration() throws(ServerSettingsError) -> ImageServerConfiguration {
+        try resolve().configuration
+    }
+
+    /// What ``resolve()`` reads: the server's configuration, and what belongs to the command around it.
+    public struct Resolved: Sendable {
+        /// The server's configuration.
+        public let configuration: ImageServerConfiguration
+        /// The address of the Prometheus endpoint (`--metrics-bind`, `IMGPROXY_PROMETHEUS_BIND`), if any.
+        public let metricsBind: String?
+        /// The log level (`--log-level`, `IMGPROXY_LOG_LEVEL`); `info` by default.
+        public let logLevel: Logger.Level
+        /// The log format (`--log-format`, `IMGPROXY_LOG_FORMAT`); ``ServerLogFormat/pretty`` by default.
+        public let logFormat: ServerLogFormat
     }
 
     /// One line per setting: its name, the value in force and where it came from (`--print-config`).

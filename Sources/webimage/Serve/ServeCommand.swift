@@ -79,22 +79,19 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let settings = ServerSettings(commandLine: commandLine, environment: ProcessInfo.processInfo.environment)
-        let configuration: ImageServerConfiguration
-        let metricsBind: String?
-        var logger: Logger
+        let resolved: ServerSettings.Resolved
         do {
-            configuration = try settings.configuration()
-            metricsBind = try settings.metricsBind()
-            let format = try settings.logFormat()
-            logger = Logger(label: "webimage.serve") { label in ServerLogHandler(label: label, format: format) }
-            logger.logLevel = try settings.logLevel()
             if printConfig {
                 for line in try settings.report() { print(line) }
                 return
             }
+            resolved = try settings.resolve()
         } catch {
             throw ValidationError(error.description)
         }
+        let configuration = resolved.configuration, metricsBind = resolved.metricsBind
+        var logger = Logger(label: "webimage.serve") { label in ServerLogHandler(label: label, format: resolved.logFormat) }
+        logger.logLevel = resolved.logLevel
         for difference in settings.differences { logger.notice("safer than imgproxy's default: \(difference)") }
         if metricsBind != nil { MetricsEndpoint.bootstrap(namespace: configuration.metricsNamespace) }
         let app = try buildApplication(configuration: configuration, logger: logger)
