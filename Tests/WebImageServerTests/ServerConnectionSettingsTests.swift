@@ -84,3 +84,30 @@ import Testing
         return recv(descriptor, &byte, 1, 0) == 0
     }
 }
+
+/// `IMGPROXY_CACHE_CONTROL_PASSTHROUGH`: a source's `Cache-Control` and `Expires` on its results, also when they
+/// come from the result cache or the source cache.
+@Suite struct CacheControlPassthroughTests {
+    @Test func theSourcesCachingHeadersReplaceTheServersWhenPassedThrough() async throws {
+        try await ServerTestHarness.run(configure: { $0.passesSourceCacheControl = true }) { client, base, _ in
+            for uri in ["/_/w:20/plain/\(base)/cached.jpg", "/_/w:20/plain/\(base)/cached.jpg", "/_/w:21/plain/\(base)/cached.jpg"] {
+                // Processed, then from the result cache, then from the source cache.
+                try await client.execute(uri: uri, method: .get) { response in
+                    #expect(response.status == .ok)
+                    #expect(response.headers[.cacheControl] == "public, max-age=123", "\(uri)")
+                    #expect(response.headers[.expires] == "Wed, 25 Nov 2026 10:00:00 GMT", "\(uri)")
+                }
+            }
+            // A source without them keeps the server's.
+            try await client.execute(uri: "/_/w:20/plain/\(base)/photo.jpg", method: .get) { response in
+                #expect(response.headers[.cacheControl] == "public, max-age=3600")
+                #expect(response.headers[.expires] == nil)
+            }
+        }
+        try await ServerTestHarness.run { client, base, _ in
+            try await client.execute(uri: "/_/w:20/plain/\(base)/cached.jpg", method: .get) { response in
+                #expect(response.headers[.cacheControl] == "public, max-age=3600")
+            }
+        }
+    }
+}

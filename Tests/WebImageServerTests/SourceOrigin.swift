@@ -46,6 +46,12 @@ struct SourceOrigin: Sendable {
             response.headers[.lastModified] = "Tue, 24 Nov 2026 10:00:00 GMT"
             return response
         }
+        router.get("cached.jpg") { _, _ in
+            var response = Self.image(photo, type: "image/jpeg")
+            response.headers[.cacheControl] = "public, max-age=123"
+            response.headers[.expires] = "Wed, 25 Nov 2026 10:00:00 GMT"
+            return response
+        }
         router.get("slow/:milliseconds/photo.jpg") { _, context in
             try await Task.sleep(for: .milliseconds(context.parameters.get("milliseconds", as: Int.self) ?? 0))
             return Self.image(photo, type: "image/jpeg")

@@ -52,6 +52,8 @@ struct StoredOriginal: Sendable {
         headers["etag"] = info?.etag
         headers["last-modified"] = info?.lastModified
         headers["content-type"] = info?.contentType
+        headers["cache-control"] = info?.cacheControl
+        headers["expires"] = info?.expires
         return DownloadedData(data: data, response: DownloadResponse(url: url, statusCode: 200, headers: headers))
     }
 }

@@ -109,6 +109,9 @@ extension ServerSettings {
         ServerSetting(name: "max-age", imgproxy: ["TTL"], apply: { value, draft throws(ServerSettingsError) in
             draft.configuration.maxAge = try value.integer(atLeast: 0)
         }, current: { "\($0.configuration.maxAge) s" }),
+        ServerSetting(name: "cache-control-passthrough", imgproxy: ["CACHE_CONTROL_PASSTHROUGH"], apply: { value, draft throws(ServerSettingsError) in
+            draft.configuration.passesSourceCacheControl = try value.flag()
+        }, current: { "\($0.configuration.passesSourceCacheControl)" }),
         ServerSetting(name: "use-etag", imgproxy: ["USE_ETAG"], apply: { value, draft throws(ServerSettingsError) in
             draft.configuration.sendsETag = try value.flag()
         }, current: { "\($0.configuration.sendsETag)" }),

@@ -22,6 +22,10 @@ extension ImageRequestPipeline {
             .contentDisposition: ContentDisposition.value(
                 options: job.options, attachment: configuration.returnsAttachment, sourcePath: job.sourcePath, format: processed.format),
         ]
+        if configuration.passesSourceCacheControl, processed.sourceCaching.cacheControl != nil || processed.sourceCaching.expires != nil {
+            headers[.cacheControl] = processed.sourceCaching.cacheControl
+            headers[.expires] = processed.sourceCaching.expires
+        }
         if configuration.sendsETag { headers[.eTag] = processed.etag }
         if configuration.sendsLastModified, let lastModified = processed.lastModified { headers[.lastModified] = lastModified }
         if !job.vary.isEmpty { headers[.vary] = job.vary.joined(separator: ", ") }

@@ -3,17 +3,16 @@ import HTTPTypes
 import WebImageKit
 
 extension ImageRequestPipeline {
-    /// Step "source": the source's bytes and validators through the server's manager: its disk cache (one read of
+    /// Step "source": the source's bytes and response headers (validators, caching) through the server's manager: its disk cache (one read of
     /// the entry, revalidated with the origin when older than the source max-age), else the guarded loader. A source
     /// over the URL's `max_src_file_size` (lower than the configured limit, which the loader enforces) is 422.
-    func loadSource(_ job: ImageJob) async throws(ServerError) -> (data: Data, validators: Validators) {
+    func loadSource(_ job: ImageJob) async throws(ServerError) -> DownloadedData {
         let started = ContinuousClock.now
-        let source: (data: Data, validators: Validators)
+        let source: DownloadedData
         do {
-            let loaded = try await sources.loadData(from: job.source, options: [.retryFailed])
-            source = (loaded.data, loaded.response.validators)
+            source = try await sources.loadData(from: job.source, options: [.retryFailed])
             metrics.imgproxy.record(.downloading, .now - started)
-            metrics.imgproxy.downloaded(bytes: loaded.data.count)
+            metrics.imgproxy.downloaded(bytes: source.data.count)
         } catch {
             metrics.imgproxy.error(.downloading)
             throw ServerError(error, maximumSourcePixelCount: configuration.maximumSourcePixelCount)
@@ -28,12 +27,12 @@ extension ImageRequestPipeline {
     /// skip (`skip_processing`, or the configured list) and the result would be in that format anyway. Only for a
     /// raster image format detected in the bytes: anything else (SVG, PDF, not an image) is decoded as usual, so
     /// that no script or markup from a source is served under this server's origin.
-    func unprocessed(_ source: (data: Data, validators: Validators), _ job: ImageJob) -> ProcessedImage? {
+    func unprocessed(_ source: DownloadedData, _ job: ImageJob) -> ProcessedImage? {
         let format = ImageFormat(detecting: source.data)
         guard format != .unknown, format != .svg, format != .pdf else { return nil }
         let skipped = job.options.skipProcessing.union(configuration.skipProcessingFormats)
         let skips = skipped.contains(format.fileExtension) && (job.format == nil || job.format == format)
         guard job.options.raw || skips else { return nil }
-        return ProcessedImage(data: source.data, format: format, validators: source.validators, key: job.key)
+        return ProcessedImage(data: source.data, format: format, source: source.response, key: job.key)
     }
 }

@@ -62,7 +62,7 @@ struct ImageRequestPipeline: Sendable {
         }
         let processed = try await sharedWork(job) { () throws(ServerError) -> ProcessedImage in
             try await admitted { () throws(ServerError) -> ProcessedImage in
-                let source: (data: Data, validators: Validators)
+                let source: DownloadedData
                 do throws(ServerError) {
                     source = try await loadSource(job)
                 } catch {
@@ -81,7 +81,7 @@ struct ImageRequestPipeline: Sendable {
                 }
                 let (data, format) = try await render(decoded, job)
                 metrics.imgproxy.record(.processing, .now - processing)
-                let processed = ProcessedImage(data: data, format: format, validators: source.validators, key: job.key)
+                let processed = ProcessedImage(data: data, format: format, source: source.response, key: job.key)
                 await store(processed, job)
                 return processed
             }

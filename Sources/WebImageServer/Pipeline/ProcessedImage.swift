@@ -13,17 +13,28 @@ struct ProcessedImage: Sendable {
     let etag: String
     /// The source's `Last-Modified`, passed through.
     let lastModified: String?
+    /// The source's `Cache-Control` and `Expires`, for `IMGPROXY_CACHE_CONTROL_PASSTHROUGH`.
+    var sourceCaching = SourceCaching()
     /// For the configured fallback image served in place of a source that failed: the response's status. A
     /// fallback is never stored in the result cache and carries no validators.
     var fallbackStatus: Int? = nil
 }
 
 extension ProcessedImage {
-    /// A result just made from a source with `validators`, for the job with `key`.
-    init(data: Data, format: ImageFormat, validators: Validators, key: String) {
+    /// A result just made from a source whose response was `source` (its validators and caching headers), for the
+    /// job with `key`.
+    init(data: Data, format: ImageFormat, source: DownloadResponse, key: String) {
+        let validators = source.validators
         let fingerprint = ETag.fingerprint(validators) ?? Data(SHA256.hash(data: data))
         self.init(data: data, format: format, etag: ETag.make(key: key, fingerprint: fingerprint), lastModified: validators.lastModified)
+        sourceCaching = SourceCaching(cacheControl: source.value(forHeader: "cache-control"), expires: source.value(forHeader: "expires"))
     }
+}
+
+/// A source's own caching headers, kept with its results.
+struct SourceCaching: Codable, Sendable, Hashable {
+    var cacheControl: String?
+    var expires: String?
 }
 
 /// The server's entity tags.

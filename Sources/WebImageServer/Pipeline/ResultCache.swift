@@ -10,6 +10,8 @@ final class ResultCache: Sendable {
         var format: ImageFormat
         var etag: String
         var lastModified: String?
+        /// The source's caching headers (absent in entries written before they were kept).
+        var sourceCaching: SourceCaching?
         /// When the result was made.
         var created: Date
     }
@@ -32,13 +34,16 @@ final class ResultCache: Sendable {
             let metadata = try? JSONDecoder().decode(Metadata.self, from: extended),
             Date().timeIntervalSince(metadata.created) < maximumAge.seconds
         else { return nil }
-        return ProcessedImage(data: entry.data, format: metadata.format, etag: metadata.etag, lastModified: metadata.lastModified)
+        var result = ProcessedImage(data: entry.data, format: metadata.format, etag: metadata.etag, lastModified: metadata.lastModified)
+        result.sourceCaching = metadata.sourceCaching ?? SourceCaching()
+        return result
     }
 
     /// Stores `result` under `key`; a failure (a full disk) only means the next request processes again.
     func store(_ result: ProcessedImage, forKey key: String) async {
         guard let disk else { return }
-        let metadata = Metadata(format: result.format, etag: result.etag, lastModified: result.lastModified, created: Date())
+        let metadata = Metadata(
+            format: result.format, etag: result.etag, lastModified: result.lastModified, sourceCaching: result.sourceCaching, created: Date())
         guard let extended = try? JSONEncoder().encode(metadata) else { return }
         try? await disk.store(result.data, forKey: key, extendedData: extended)
         let count = stores.withLock { count in

@@ -48,6 +48,9 @@ public struct ImageServerConfiguration: Sendable {
     /// The longest a request may wait for its image, queueing, fetching and processing included; past it, 504.
     /// Default 30 seconds.
     public var requestTimeout: Duration
+    /// Whether a source's own `Cache-Control` and `Expires`, when it sends either, replace the server's
+    /// `Cache-Control` on its results (`IMGPROXY_CACHE_CONTROL_PASSTHROUGH`); default false.
+    public var passesSourceCacheControl: Bool
     /// Whether `https` sources' certificates are verified (`IMGPROXY_IGNORE_SSL_VERIFICATION` turns it off); default true.
     public var verifiesSourceCertificates: Bool
     /// How long a client connection may stay idle, waiting for a request or in the middle of one, before it is
@@ -199,6 +202,7 @@ public struct ImageServerConfiguration: Sendable {
         self.requestTimeout = .seconds(30)
         self.maximumRedirects = 10
         self.verifiesSourceCertificates = true
+        self.passesSourceCacheControl = false
         self.idleTimeout = .seconds(10)
         self.gracefulStopTimeout = nil
         self.workers = ProcessInfo.processInfo.activeProcessorCount
