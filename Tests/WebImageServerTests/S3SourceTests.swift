@@ -75,6 +75,11 @@ import Testing
         let custom = S3Source(endpoint: URL(string: "http://127.0.0.1:9000/"), region: "us-east-1", credentials: nil, maximumBytes: 1, timeout: .seconds(1))
         #expect(custom.objectURL(bucket: object.bucket, key: object.key, versionID: object.versionID)?.absoluteString
             == "http://127.0.0.1:9000/my-bucket/photos/cat.jpg?versionId=3")
+        let hosted = S3Source(
+            endpoint: URL(string: "https://s3.example.net"), endpointUsesPathStyle: false, region: "us-east-1", credentials: nil, maximumBytes: 1,
+            timeout: .seconds(1))
+        #expect(hosted.objectURL(bucket: "media", key: "a/b.jpg", versionID: nil)?.absoluteString == "https://media.s3.example.net/a/b.jpg")
+        #expect(try !ServerSettings(environment: ["IMGPROXY_S3_ENDPOINT_USE_PATH_STYLE": "false"]).configuration().s3EndpointUsesPathStyle)
         let aws = S3Source(endpoint: nil, region: "eu-central-1", credentials: nil, maximumBytes: 1, timeout: .seconds(1))
         #expect(aws.objectURL(bucket: "b", key: "k.png", versionID: nil)?.absoluteString == "https://b.s3.eu-central-1.amazonaws.com/k.png")
         for bad in ["s3://bucket", "s3://bucket/", "s3:///key", "s3://bucket/a/../b", "http://bucket/key"] {

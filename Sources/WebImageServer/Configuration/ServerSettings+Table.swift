@@ -204,6 +204,9 @@ extension ServerSettings {
             }
             draft.configuration.s3Endpoint = url
         }, current: { $0.configuration.s3Endpoint?.absoluteString ?? "(AWS)" }),
+        ServerSetting(name: "s3-endpoint-use-path-style", imgproxy: ["S3_ENDPOINT_USE_PATH_STYLE"], apply: { value, draft throws(ServerSettingsError) in
+            draft.configuration.s3EndpointUsesPathStyle = try value.flag()
+        }, current: { "\($0.configuration.s3EndpointUsesPathStyle)" }),
         ServerSetting(name: "s3-region", imgproxy: ["S3_REGION"], apply: { value, draft in
             draft.configuration.s3Region = value.text
         }, current: { $0.configuration.s3Region }),

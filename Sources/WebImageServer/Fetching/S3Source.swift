@@ -10,11 +10,14 @@ import WebImageKit
 /// downloads. `?versionId=` selects a version.
 ///
 /// With a custom endpoint (`IMGPROXY_S3_ENDPOINT`, such as MinIO or moto) requests are path-style
-/// (`endpoint/bucket/key`); otherwise virtual-hosted on AWS (`https://bucket.s3.region.amazonaws.com/key`). The
+/// (`endpoint/bucket/key`), or virtual-hosted (`bucket.endpoint/key`) when `IMGPROXY_S3_ENDPOINT_USE_PATH_STYLE` is
+/// false; without one, virtual-hosted on AWS (`https://bucket.s3.region.amazonaws.com/key`). The
 /// endpoint is the operator's, so it is not subject to the source address policy. A missing object is a 404; a
 /// refused request (bad signature, no permission) a 403 naming S3's error code.
 struct S3Source: ImageLoading {
     let endpoint: URL?
+    /// Whether a custom endpoint is addressed path-style (imgproxy's default) rather than virtual-hosted.
+    var endpointUsesPathStyle = true
     let region: String
     /// Nil: requests are sent unsigned (public buckets).
     let credentials: AWSCredentials?
@@ -38,8 +41,11 @@ struct S3Source: ImageLoading {
     /// The HTTPS (or the endpoint's) URL of the object.
     func objectURL(bucket: String, key: String, versionID: String?) -> URL? {
         var text: String
-        if let endpoint {
+        if let endpoint, endpointUsesPathStyle {
             text = endpoint.absoluteString.trimmingSuffix("/") + "/" + bucket + "/" + key
+        } else if let endpoint, var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false), let host = components.host {
+            components.host = bucket + "." + host
+            text = (components.string ?? "").trimmingSuffix("/") + "/" + key
         } else {
             text = "https://\(bucket).s3.\(region).amazonaws.com/\(key)"
         }

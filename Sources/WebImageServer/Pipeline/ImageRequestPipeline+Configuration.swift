@@ -32,7 +32,7 @@ extension ImageRequestPipeline {
         }
         if configuration.usesS3 {
             loader = ImageLoaderRegistry(loaders: [loader, S3Source(
-                endpoint: configuration.s3Endpoint, region: configuration.s3Region,
+                endpoint: configuration.s3Endpoint, endpointUsesPathStyle: configuration.s3EndpointUsesPathStyle, region: configuration.s3Region,
                 credentials: AWSCredentials.load(environment: configuration.s3Environment),
                 maximumBytes: configuration.maximumSourceBytes, timeout: configuration.downloadTimeout)])
         }

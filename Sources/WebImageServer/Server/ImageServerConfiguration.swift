@@ -134,6 +134,9 @@ public struct ImageServerConfiguration: Sendable {
     public var usesS3: Bool
     /// A custom S3 endpoint, addressed path-style (`IMGPROXY_S3_ENDPOINT`); nil: AWS, virtual-hosted.
     public var s3Endpoint: URL?
+    /// Whether ``s3Endpoint`` is addressed path-style (`endpoint/bucket/key`, the default) or virtual-hosted
+    /// (`bucket.endpoint/key`; `IMGPROXY_S3_ENDPOINT_USE_PATH_STYLE=false`).
+    public var s3EndpointUsesPathStyle: Bool
     /// The S3 region requests are signed for (`IMGPROXY_S3_REGION`); default `us-east-1`.
     public var s3Region: String
     /// The environment S3 credentials are read from (`AWS_ACCESS_KEY_ID`, …, or the shared credentials file it
@@ -237,6 +240,7 @@ public struct ImageServerConfiguration: Sendable {
         self.allowedS3Prefixes = []
         self.s3Endpoint = nil
         self.s3Region = "us-east-1"
+        self.s3EndpointUsesPathStyle = true
         self.s3Environment = ProcessInfo.processInfo.environment
         self.metricsNamespace = ""
         self.onlyPresets = false
