@@ -143,3 +143,31 @@ import WebImageTestSupport
         #expect(throws: ServerSettingsError.self) { try ServerSettings(commandLine: ["key-path": "/nonexistent/keys"]).configuration() }
     }
 }
+
+/// `IMGPROXY_ALLOWED_PROCESSING_OPTIONS`: URLs may use only the listed options, by either name; presets any.
+@Suite struct AllowedOptionsTests {
+    @Test func anOptionNotListedIsForbiddenAndEitherNameOfAListedOneWorks() throws {
+        var configuration = try ServerSettings(environment: [
+            "IMGPROXY_ALLOWED_PROCESSING_OPTIONS": "w,resize,preset", "IMGPROXY_PRESETS": "blurry=bl:5",
+        ]).configuration()
+        let parser = ImgproxyURLParser(configuration)
+        #expect(try parser.parse(path: "/_/width:10/rs:fit:5/plain/https://example.com/a.jpg").options.width == 5)
+        #expect(try parser.parse(path: "/_/pr:blurry/plain/https://example.com/a.jpg").options.blur == 5)
+        #expect { try parser.parse(path: "/_/q:50/plain/https://example.com/a.jpg") } throws: {
+            ($0 as? ImgproxyURLError)?.code == .forbiddenOption
+        }
+        configuration.allowedProcessingOptions = []
+        #expect(try ImgproxyURLParser(configuration).parse(path: "/_/q:50/plain/https://example.com/a.jpg").options.quality == 50)
+    }
+
+    @Test func everyNameInTheTableIsAnOptionTheParserKnows() {
+        for name in OptionNames.groups.joined() {
+            var options = ProcessingOptions()
+            do {
+                try options.apply(RawOption(name: name, arguments: ["1"]), presets: ProcessingPresets())
+            } catch {
+                #expect(error.code != .unknownOption, "\(name)")
+            }
+        }
+    }
+}

@@ -182,6 +182,9 @@ extension ServerSettings {
         ServerSetting(name: "base64-url-includes-filename", imgproxy: ["BASE64_URL_INCLUDES_FILENAME"], apply: { value, draft throws(ServerSettingsError) in
             draft.configuration.base64SourceIncludesFilename = try value.flag()
         }, current: { "\($0.configuration.base64SourceIncludesFilename)" }),
+        ServerSetting(name: "allowed-processing-options", imgproxy: ["ALLOWED_PROCESSING_OPTIONS"], apply: { value, draft in
+            draft.configuration.allowedProcessingOptions = value.list()
+        }, current: { $0.configuration.allowedProcessingOptions.isEmpty ? "(all)" : $0.configuration.allowedProcessingOptions.joined(separator: ",") }),
         ServerSetting(name: "only-presets", imgproxy: ["ONLY_PRESETS"], apply: { value, draft throws(ServerSettingsError) in
             draft.configuration.onlyPresets = try value.flag()
         }, current: { "\($0.configuration.onlyPresets)" }),

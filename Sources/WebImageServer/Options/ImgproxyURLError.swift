@@ -18,6 +18,8 @@ public struct ImgproxyURLError: Error, Sendable, Hashable, CustomStringConvertib
         public static let unsupportedFormat = Code(name: "unsupportedFormat")
         /// A security option (`max_src_resolution`, …) in a URL of a server that does not allow them.
         public static let securityOptionsNotAllowed = Code(name: "securityOptionsNotAllowed")
+        /// An option the server's `IMGPROXY_ALLOWED_PROCESSING_OPTIONS` does not list.
+        public static let forbiddenOption = Code(name: "forbiddenOption")
         /// The code's name.
         public var description: String { name }
     }

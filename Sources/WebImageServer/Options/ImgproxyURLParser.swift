@@ -32,6 +32,10 @@ public struct ImgproxyURLParser: Sendable {
     /// when not, a URL with one is refused (``ImgproxyURLError/Code/securityOptionsNotAllowed``).
     public var allowsSecurityOptions: Bool
 
+    /// The option names a URL may use, every name of each (`IMGPROXY_ALLOWED_PROCESSING_OPTIONS`); empty: all.
+    /// Presets may use any option.
+    public var allowedOptions: Set<String> = []
+
     /// Creates a parser.
     public init(
         presets: ProcessingPresets = ProcessingPresets(), maximumPathLength: Int = 16 * 1024, argumentsSeparator: Character = ":",
@@ -79,6 +83,9 @@ public struct ImgproxyURLParser: Sendable {
                 if parts.count == 1 {
                     sourceStart = index
                     break
+                }
+                if !allowedOptions.isEmpty, !allowedOptions.contains(parts[0]) {
+                    throw ImgproxyURLError(.forbiddenOption, option: parts[0], message: "the processing option '\(ImgproxyURLError.quoted(parts[0]))' is not allowed")
                 }
                 try options.apply(RawOption(name: parts[0], arguments: Array(parts.dropFirst())), presets: presets)
             }

@@ -42,10 +42,7 @@ extension ImageRequestPipeline {
         decoding.applyOrientation = true
         self.init(
             signature: configuration.signature,
-            parser: ImgproxyURLParser(
-                presets: configuration.presets, argumentsSeparator: configuration.argumentsSeparator, onlyPresets: configuration.onlyPresets,
-                base64SourceIncludesFilename: configuration.base64SourceIncludesFilename,
-                allowsSecurityOptions: configuration.allowsSecurityOptions),
+            parser: ImgproxyURLParser(configuration),
             sourcePolicy: configuration.sourcePolicy,
             negotiation: AcceptNegotiation(configuration),
             sources: ImageManager(
@@ -69,4 +66,14 @@ extension ImageRequestPipeline {
 struct LocalRootMissing: Error, CustomStringConvertible {
     let path: String
     var description: String { "the local filesystem root '\(path)' is not a folder" }
+}
+
+extension ImgproxyURLParser {
+    /// The parser of the URLs `configuration` accepts: its presets, separators and allowed options.
+    init(_ configuration: ImageServerConfiguration) {
+        self.init(
+            presets: configuration.presets, argumentsSeparator: configuration.argumentsSeparator, onlyPresets: configuration.onlyPresets,
+            base64SourceIncludesFilename: configuration.base64SourceIncludesFilename, allowsSecurityOptions: configuration.allowsSecurityOptions)
+        allowedOptions = OptionNames.expanded(configuration.allowedProcessingOptions)
+    }
 }

@@ -25,9 +25,9 @@ extension ImageRequestPipeline {
         do {
             parsed = try parser.parse(path: path, defaults: configuration.usesClientHints ? ClientHints.options(headers) : ProcessingOptions())
         } catch {
-            // imgproxy answers an option or preset it does not know with 404, a security option it does not allow
-            // with 403, a bad argument with 400.
-            if error.code == .securityOptionsNotAllowed { throw ServerError(.forbidden, error.message) }
+            // imgproxy answers an option or preset it does not know with 404, an option (or security option) it does
+            // not allow with 403, a bad argument with 400.
+            if error.code == .securityOptionsNotAllowed || error.code == .forbiddenOption { throw ServerError(.forbidden, error.message) }
             let unknown = error.code == .unknownOption || error.code == .unknownPreset
             throw ServerError(unknown ? .notFound : .badRequest, error.message)
         }

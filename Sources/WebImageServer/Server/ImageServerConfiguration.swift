@@ -22,6 +22,9 @@ public struct ImageServerConfiguration: Sendable {
     /// The most client connections open at once; more are closed as they arrive (`IMGPROXY_MAX_CLIENTS`). Default
     /// 2048, as imgproxy's; 0: no limit.
     public var maximumClients: Int
+    /// The processing options URLs may use, by either name (`IMGPROXY_ALLOWED_PROCESSING_OPTIONS`); another is a
+    /// 403. Empty (the default): all. Presets may use any.
+    public var allowedProcessingOptions: [String]
     /// Which sources may be fetched.
     public var sourcePolicy: SourceURLPolicy
     /// The folder of the caches (`sources` and `results` folders are made inside it); nil is the library's
@@ -244,6 +247,7 @@ public struct ImageServerConfiguration: Sendable {
         self.s3Environment = ProcessInfo.processInfo.environment
         self.metricsNamespace = ""
         self.onlyPresets = false
+        self.allowedProcessingOptions = []
         self.etagBuster = ""
         self.maximumClients = 2048
         self.base64SourceIncludesFilename = false
