@@ -171,3 +171,15 @@ import WebImageTestSupport
         }
     }
 }
+
+/// `preserve_hdr`: accepted (a bad argument is still a 400) and without effect on 8-bit results.
+@Suite struct PreserveHDRTests {
+    @Test func preserveHDRIsAcceptedAndChecked() throws {
+        let parser = ImgproxyURLParser()
+        #expect(try parser.parse(path: "/_/ph:1/w:10/plain/https://example.com/a.jpg").options.width == 10)
+        #expect(try parser.parse(path: "/_/preserve_hdr:false/plain/https://example.com/a.jpg").options == ProcessingOptions())
+        #expect { try parser.parse(path: "/_/ph:maybe/plain/https://example.com/a.jpg") } throws: {
+            ($0 as? ImgproxyURLError)?.code == .invalidArgument
+        }
+    }
+}

@@ -114,6 +114,11 @@ extension ProcessingOptions {
         case "raw":
             try OptionArguments.expectCount(option, 1...1)
             raw = try OptionArguments.bool(arguments[0], option: name)
+        case "preserve_hdr", "ph":
+            // Accepted and checked; results are 8 bits per channel in sRGB, so there is no HDR to keep (imgproxy
+            // too converts to 8 bits unless asked).
+            try OptionArguments.expectCount(option, 1...1)
+            _ = try OptionArguments.bool(arguments[0], option: name)
         case "expires", "exp":
             try OptionArguments.expectCount(option, 1...1)
             expires = try OptionArguments.int(arguments[0], option: name)
