@@ -183,3 +183,13 @@ import WebImageTestSupport
         }
     }
 }
+
+/// `IMGPROXY_SOURCE_URL_QUERY_SEPARATOR` for `local://` and `s3://` sources.
+@Suite struct SourceQuerySeparatorTests {
+    @Test func theSeparatorMarksTheQueryAndAnEmptyOneMakesAQuestionMarkPartOfThePath() {
+        #expect(ImageRequestPipeline.withQuerySeparator("s3://b/k.jpg?versionId=1", "?") == "s3://b/k.jpg?versionId=1")
+        #expect(ImageRequestPipeline.withQuerySeparator("s3://b/what?.jpg|versionId=1", "|") == "s3://b/what%3F.jpg?versionId=1")
+        #expect(ImageRequestPipeline.withQuerySeparator("local:///a?b.jpg", "") == "local:///a%3Fb.jpg")
+        #expect(S3Source.object(of: ImageRequestPipeline.withQuerySeparator("s3://b/k.jpg|versionId=7", "|"))?.versionID == "7")
+    }
+}

@@ -198,6 +198,9 @@ extension ServerSettings {
             }
             draft.configuration.localFilesystemRoot = URL(fileURLWithPath: value.text, isDirectory: true)
         }, current: { $0.configuration.localFilesystemRoot?.path ?? "(no local:// sources)" }),
+        ServerSetting(name: "source-url-query-separator", imgproxy: ["SOURCE_URL_QUERY_SEPARATOR"], apply: { value, draft in
+            draft.configuration.sourceQuerySeparator = value.text
+        }, current: { $0.configuration.sourceQuerySeparator.isEmpty ? "(none: no query)" : $0.configuration.sourceQuerySeparator }),
         ServerSetting(name: "use-s3", imgproxy: ["USE_S3"], apply: { value, draft throws(ServerSettingsError) in
             draft.configuration.usesS3 = try value.flag()
         }, current: { "\($0.configuration.usesS3)" }),

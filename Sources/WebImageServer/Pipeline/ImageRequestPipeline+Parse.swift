@@ -36,6 +36,9 @@ extension ImageRequestPipeline {
         }
         var sourceURL = configuration.urlReplacements.reduce(parsed.sourceURL) { $1.apply(to: $0) }
         if let base = configuration.baseURL, !sourceURL.hasPrefix(base) { sourceURL = base + sourceURL }
+        if sourceURL.hasPrefix("local://") || sourceURL.hasPrefix("s3://") {
+            sourceURL = Self.withQuerySeparator(sourceURL, configuration.sourceQuerySeparator)
+        }
         if sourceURL.hasPrefix("local://") {
             return try localJob(sourceURL, parsed: parsed, headers: headers)
         }
@@ -93,5 +96,15 @@ extension ImageRequestPipeline {
         var vary = negotiation.variesByAccept(asked: parsed.options.format) ? ["Accept"] : []
         if configuration.usesClientHints { vary += ClientHints.headerNames }
         return ImageJob(options: options, source: source, sourcePath: sourcePath, vary: vary, etagBuster: configuration.etagBuster)
+    }
+
+    /// A `local://` or `s3://` source with its query after `separator` (imgproxy's
+    /// `IMGPROXY_SOURCE_URL_QUERY_SEPARATOR`) rather than `?`; with an empty separator, it has no query: a `?` is
+    /// part of the path.
+    static func withQuerySeparator(_ source: String, _ separator: String) -> String {
+        guard separator != "?" else { return source }
+        let path = source.split(separator: "?", omittingEmptySubsequences: false).joined(separator: "%3F")
+        guard !separator.isEmpty, let range = path.range(of: separator) else { return path }
+        return path.replacingCharacters(in: range, with: "?")
     }
 }

@@ -133,6 +133,9 @@ public struct ImageServerConfiguration: Sendable {
     public var allowedLocalPrefixes: [String]
     /// The prefixes `s3://` sources must start with when allowed sources are listed (`s3://`, `s3://bucket/`).
     public var allowedS3Prefixes: [String]
+    /// What separates a `local://` or `s3://` source's path from its query (`?versionId=`): `?` by default, empty for
+    /// none (`IMGPROXY_SOURCE_URL_QUERY_SEPARATOR`).
+    public var sourceQuerySeparator: String
     /// Whether `s3://bucket/key` sources are read (imgproxy's `IMGPROXY_USE_S3`); default false.
     public var usesS3: Bool
     /// A custom S3 endpoint, addressed path-style (`IMGPROXY_S3_ENDPOINT`); nil: AWS, virtual-hosted.
@@ -240,6 +243,7 @@ public struct ImageServerConfiguration: Sendable {
         self.localFilesystemRoot = nil
         self.allowedLocalPrefixes = []
         self.usesS3 = false
+        self.sourceQuerySeparator = "?"
         self.allowedS3Prefixes = []
         self.s3Endpoint = nil
         self.s3Region = "us-east-1"
