@@ -193,3 +193,16 @@ import WebImageTestSupport
         #expect(S3Source.object(of: ImageRequestPipeline.withQuerySeparator("s3://b/k.jpg|versionId=7", "|"))?.versionID == "7")
     }
 }
+
+/// `IMGPROXY_DISABLE_SHRINK_ON_LOAD`: the same size, from a source decoded whole.
+@Suite struct ShrinkOnLoadSettingTests {
+    @Test func withShrinkOnLoadDisabledTheResultHasTheSameSize() async throws {
+        #expect(try !ServerSettings(environment: ["IMGPROXY_DISABLE_SHRINK_ON_LOAD": "true"]).configuration().shrinksOnLoad)
+        try await ServerTestHarness.run(configure: { $0.shrinksOnLoad = false }) { client, base, _ in
+            try await client.execute(uri: "/_/w:50/plain/\(base)/photo.jpg", method: .get) { response in
+                let size = try ImageProcessingServerTests.decoded(response.body).pixelSize
+                #expect(size == PixelSize(width: 50, height: 38))
+            }
+        }
+    }
+}

@@ -133,6 +133,9 @@ extension ServerSettings {
         ServerSetting(name: "format-quality", imgproxy: ["FORMAT_QUALITY"], apply: { value, draft throws(ServerSettingsError) in
             draft.configuration.formatQuality = try Self.formatQualities(value)
         }, current: { $0.configuration.formatQuality.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.fileExtension)=\($0.value)" }.joined(separator: ",") }),
+        ServerSetting(name: "disable-shrink-on-load", imgproxy: ["DISABLE_SHRINK_ON_LOAD"], apply: { value, draft throws(ServerSettingsError) in
+            draft.configuration.shrinksOnLoad = try !value.flag()
+        }, current: { "\(!$0.configuration.shrinksOnLoad)" }),
         ServerSetting(name: "auto-rotate", imgproxy: ["AUTO_ROTATE"], apply: { value, draft throws(ServerSettingsError) in
             draft.configuration.autoRotate = try value.flag()
         }, current: { "\($0.configuration.autoRotate)" }),

@@ -22,7 +22,7 @@ extension ImageRequestPipeline {
         options.applyOrientation = job.options.autoRotate ?? configuration.autoRotate
         options.prefersEmbeddedThumbnail = job.options.enforceThumbnail ?? configuration.enforceThumbnail
         options.firstFrameOnly = !job.keepsAnimation || animation.maximumFrames == 1
-        if let shrink = job.options.shrinkOnLoad {
+        if configuration.shrinksOnLoad, let shrink = job.options.shrinkOnLoad {
             options.thumbnailPixelSize = shrink.size
             options.thumbnailMode = shrink.mode
         }

@@ -54,6 +54,9 @@ public struct ImageServerConfiguration: Sendable {
     /// Whether a source's own `Cache-Control` and `Expires`, when it sends either, replace the server's
     /// `Cache-Control` on its results (`IMGPROXY_CACHE_CONTROL_PASSTHROUGH`); default false.
     public var passesSourceCacheControl: Bool
+    /// Whether sources are decoded at the smallest size the result needs (a JPEG at a DCT scale, …); default true,
+    /// false decodes every source whole (`IMGPROXY_DISABLE_SHRINK_ON_LOAD`).
+    public var shrinksOnLoad: Bool
     /// Whether `https` sources' certificates are verified (`IMGPROXY_IGNORE_SSL_VERIFICATION` turns it off); default true.
     public var verifiesSourceCertificates: Bool
     /// How long a client connection may stay idle, waiting for a request or in the middle of one, before it is
@@ -211,6 +214,7 @@ public struct ImageServerConfiguration: Sendable {
         self.requestTimeout = .seconds(30)
         self.maximumRedirects = 10
         self.verifiesSourceCertificates = true
+        self.shrinksOnLoad = true
         self.passesSourceCacheControl = false
         self.idleTimeout = .seconds(10)
         self.gracefulStopTimeout = nil
