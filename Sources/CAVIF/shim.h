@@ -30,6 +30,8 @@
     X(avifImageCreate) \
     X(avifImageDestroy) \
     X(avifImageRGBToYUV) \
+    X(avifImageSetMetadataExif) \
+    X(avifImageSetMetadataXMP) \
     X(avifImageSetViewRect) \
     X(avifImageYUVToRGB) \
     X(avifRGBImageSetDefaults) \

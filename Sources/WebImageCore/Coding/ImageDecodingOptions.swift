@@ -61,6 +61,9 @@ public struct ImageDecodingOptions: Hashable, Sendable {
     /// cost nothing. PNG `gAMA` and `cHRM` chunks without a profile are left alone, as libvips does.
     /// A CMYK JPEG or TIFF is always converted to RGB; with this option its profile is not applied.
     public var keepsColorProfile: Bool
+    /// Keep the file's EXIF, XMP and IPTC blocks in ``Image/metadata`` (JPEG, PNG, WebP, AVIF, HEIC).
+    /// Off by default: most callers only show the pixels, and metadata may carry location and names.
+    public var keepsMetadata: Bool
 
     /// Creates options; the defaults decode every frame, keep the stored orientation, convert to sRGB and allow 100 megapixels.
     public init(
@@ -75,7 +78,8 @@ public struct ImageDecodingOptions: Hashable, Sendable {
         maximumSourcePixelCount: Int? = nil,
         scaleDownLimitBytes: Int? = nil,
         keepsData: Bool = false,
-        keepsColorProfile: Bool = false
+        keepsColorProfile: Bool = false,
+        keepsMetadata: Bool = false
     ) {
         self.firstFrameOnly = firstFrameOnly
         self.scale = scale
@@ -89,6 +93,7 @@ public struct ImageDecodingOptions: Hashable, Sendable {
         self.scaleDownLimitBytes = scaleDownLimitBytes
         self.keepsData = keepsData
         self.keepsColorProfile = keepsColorProfile
+        self.keepsMetadata = keepsMetadata
     }
 }
 
@@ -142,7 +147,7 @@ extension ImageDecodingOptions {
 
     /// Builds the ``Image`` a decoder returns, applying the options every decoder shares: the
     /// thumbnail and scale-down size (resampling frames that are still larger), ``scale``,
-    /// ``applyOrientation`` and ``keepsData``.
+    /// ``applyOrientation``, ``keepsData`` and ``keepsMetadata`` (the blocks read from `data`).
     ///
     /// `sourceSize` is the size stored in the file, when a decoder already shrank while decoding
     /// (JPEG DCT scaling, WebP scaled decode): the target is computed from it, so the result is the
@@ -158,7 +163,8 @@ extension ImageDecodingOptions {
         }
         let image = Image(
             frames: frames, format: format, scale: scale ?? 1, orientation: orientation,
-            loopCount: loopCount, data: keepsData ? data : nil
+            loopCount: loopCount, data: keepsData ? data : nil,
+            metadata: keepsMetadata ? ImageMetadata(reading: data, format: format) : nil
         )
         return applyOrientation ? image.normalizedOrientation() : image
     }

@@ -8,7 +8,8 @@ import WebImageKit
 /// each throws a ``ServerError`` that Hummingbird renders.
 ///
 /// authorize → parse (the result key made once, in the ``ImageJob``) → result cache → not modified? → shared
-/// work → admission → source → unprocessed? → decode with shrink-on-load → transform → encode → store → respond.
+/// work → admission → source → unprocessed? → decode with shrink-on-load → transform → metadata → encode → store →
+/// respond.
 struct ImageRequestPipeline: Sendable {
     let signature: URLSignatureVerifier
     let parser: ImgproxyURLParser
@@ -54,7 +55,8 @@ struct ImageRequestPipeline: Sendable {
                 }
                 let decoded = try await decode(source.data, job)
                 let format = outputFormat(for: decoded, job)
-                let image = try await transform(decoded, job, format: format)
+                let transformed = try await transform(decoded, job, format: format)
+                let image = withResultMetadata(transformed, source: decoded, as: format, job)
                 let data = try await encode(image, as: format, job)
                 let processed = ProcessedImage(data: data, format: format, validators: source.validators, key: job.key)
                 await store(processed, job)

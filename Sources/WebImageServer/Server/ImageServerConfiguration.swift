@@ -74,6 +74,8 @@ public struct ImageServerConfiguration: Sendable {
     public var formatQuality: [ImageFormat: Int]
     /// Whether the EXIF orientation is applied when the URL does not say (`auto_rotate`); default true.
     public var autoRotate: Bool
+    /// What results keep of their source's metadata and how the encoders work; imgproxy's defaults.
+    public var encoding: Encoding
     /// The longest side a result may have, in pixels (imgproxy's `IMGPROXY_MAX_RESULT_DIMENSION`); nil: only
     /// ``maximumResultPixelCount``.
     public var maximumResultDimension: Int?
@@ -150,6 +152,7 @@ public struct ImageServerConfiguration: Sendable {
         self.returnsAttachment = false
         self.formatQuality = [.avif: 65]
         self.autoRotate = true
+        self.encoding = Encoding()
         self.maximumResultDimension = nil
         self.userAgent = nil
         self.skipProcessingFormats = []
