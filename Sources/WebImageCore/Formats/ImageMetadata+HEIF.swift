@@ -3,7 +3,7 @@ import Foundation
 extension ImageMetadata {
     /// The `Exif` item and the XMP item (`mime`, `application/rdf+xml`) of an AVIF or HEIC file's `meta` box,
     /// located through `iinf` and `iloc` (file offsets only: construction method 0).
-    static func isoBMFF(_ bytes: [UInt8]) -> ImageMetadata {
+    static func isoBMFF(_ bytes: Data) -> ImageMetadata {
         guard let meta = BoxReader.boxes(in: bytes, 0..<bytes.count).first(where: { $0.type == "meta" }),
               meta.body.count >= 4 else { return ImageMetadata() }
         let children = BoxReader.boxes(in: bytes, (meta.body.lowerBound + 4)..<meta.body.upperBound)
@@ -11,23 +11,23 @@ extension ImageMetadata {
               let iloc = children.first(where: { $0.type == "iloc" }) else { return ImageMetadata() }
         let items = itemTypes(bytes, iinf.body)
         let locations = itemLocations(bytes, iloc.body)
-        var exif: [UInt8]?, xmp: [UInt8]?
-        for (id, type) in items {
+        var exif: Data?, xmp: Data?
+        for (id, type) in items where type == "Exif" || type == "mime/application/rdf+xml" {
             guard let range = locations[id] else { continue }
-            let payload = Array(bytes[range])
+            let payload = Data(bytes[range]) // a copy of the metadata item only, indexed from 0
             if type == "Exif", exif == nil, payload.count > 4 {
                 // A 4-byte offset from the end of that field to the TIFF header (past any `Exif\0\0`).
                 let skip = payload[0..<4].reduce(0) { $0 << 8 | Int($1) }
-                if skip >= 0, skip < payload.count - 4 { exif = Array(payload[(4 + skip)...]) }
+                if skip >= 0, skip < payload.count - 4 { exif = Data(payload[(4 + skip)...]) }
             } else if type == "mime/application/rdf+xml", xmp == nil {
                 xmp = payload
             }
         }
-        return ImageMetadata(exif: exif.map { Data($0) }, xmp: xmp.map { Data($0) })
+        return ImageMetadata(exif: exif, xmp: xmp)
     }
 
     /// Item IDs and their types (`mime/<content type>` for MIME items), from an `iinf` box's `infe` entries.
-    private static func itemTypes(_ bytes: [UInt8], _ iinf: Range<Int>) -> [(Int, String)] {
+    private static func itemTypes(_ bytes: Data, _ iinf: Range<Int>) -> [(Int, String)] {
         guard iinf.count >= 6 else { return [] }
         let start = iinf.lowerBound + 4 + (bytes[iinf.lowerBound] == 0 ? 2 : 4) // full box header, entry count
         guard start <= iinf.upperBound else { return [] }
@@ -48,7 +48,7 @@ extension ImageMetadata {
 
     /// Where each item's bytes are in the file, from an `iloc` box; items with several extents are joined only
     /// when the extents are contiguous, and items built another way than from file offsets are skipped.
-    private static func itemLocations(_ bytes: [UInt8], _ iloc: Range<Int>) -> [Int: Range<Int>] {
+    private static func itemLocations(_ bytes: Data, _ iloc: Range<Int>) -> [Int: Range<Int>] {
         var reader = BoxReader.Cursor(bytes: bytes, offset: iloc.lowerBound, end: iloc.upperBound)
         guard let version = reader.uint(1), version <= 2, reader.uint(3) != nil,
               let sizes = reader.uint(1), let more = reader.uint(1),
@@ -89,7 +89,7 @@ enum BoxReader {
     }
 
     /// The boxes one after another in `range` (a 64-bit size or a size of 0, "to the end", included).
-    static func boxes(in bytes: [UInt8], _ range: Range<Int>) -> [Box] {
+    static func boxes(in bytes: Data, _ range: Range<Int>) -> [Box] {
         var result: [Box] = []
         var offset = range.lowerBound
         while offset + 8 <= range.upperBound {
@@ -112,7 +112,7 @@ enum BoxReader {
 
     /// A read position in a byte range.
     struct Cursor {
-        let bytes: [UInt8]
+        let bytes: Data
         var offset: Int
         let end: Int
 

@@ -5,10 +5,10 @@ extension ImageMetadata {
     /// (`eXIf`, uncompressed `iTXt` `XML:com.adobe.xmp`), WebP (`EXIF`, `XMP `) and AVIF/HEIC (`Exif` and XMP
     /// items of the `meta` box); `nil` when the file has none or is another format.
     ///
-    /// Pure Swift with bounds checks on every read: the blocks are slices of `data`, so hostile lengths
-    /// give `nil`, never a crash or a large allocation.
+    /// Pure Swift with bounds checks on every read: the file is walked in place (not copied) and only the
+    /// blocks found are copied, so hostile lengths give `nil`, never a crash or a large allocation.
     package init?(reading data: Data, format: ImageFormat) {
-        let bytes = [UInt8](data)
+        let bytes = data.startIndex == 0 ? data : Data(data) // indices from 0; a slice of a larger Data is copied
         let found: ImageMetadata
         switch format {
         case .jpeg: found = Self.jpeg(bytes)
@@ -28,7 +28,7 @@ extension ImageMetadata {
     /// The signature that starts an APP13 Photoshop segment.
     package static let photoshopPrefix: [UInt8] = Array("Photoshop 3.0".utf8) + [0]
 
-    private static func jpeg(_ bytes: [UInt8]) -> ImageMetadata {
+    private static func jpeg(_ bytes: Data) -> ImageMetadata {
         var result = ImageMetadata()
         guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return result }
         var offset = 2
@@ -52,7 +52,7 @@ extension ImageMetadata {
     }
 
     /// The payload of resource 0x0404 (IPTC-IIM) in a run of Photoshop `8BIM` image resources.
-    private static func iptc(inPhotoshopResources resources: ArraySlice<UInt8>) -> Data? {
+    private static func iptc(inPhotoshopResources resources: Data) -> Data? {
         var offset = resources.startIndex
         while offset + 12 <= resources.endIndex, resources[offset..<(offset + 4)].elementsEqual("8BIM".utf8) {
             let id = Int(resources[offset + 4]) << 8 | Int(resources[offset + 5])
@@ -68,7 +68,7 @@ extension ImageMetadata {
         return nil
     }
 
-    private static func png(_ bytes: [UInt8]) -> ImageMetadata {
+    private static func png(_ bytes: Data) -> ImageMetadata {
         var result = ImageMetadata()
         var offset = 8
         while offset + 12 <= bytes.count {
@@ -89,7 +89,7 @@ extension ImageMetadata {
     }
 
     /// The text of an uncompressed `iTXt` chunk whose keyword is `XML:com.adobe.xmp`.
-    private static func uncompressedXMP(inITXt body: ArraySlice<UInt8>) -> Data? {
+    private static func uncompressedXMP(inITXt body: Data) -> Data? {
         let keyword = Array("XML:com.adobe.xmp".utf8) + [0]
         guard body.starts(with: keyword) else { return nil }
         var offset = body.startIndex + keyword.count
@@ -102,7 +102,7 @@ extension ImageMetadata {
         return Data(body[offset...])
     }
 
-    private static func webp(_ bytes: [UInt8]) -> ImageMetadata {
+    private static func webp(_ bytes: Data) -> ImageMetadata {
         var result = ImageMetadata()
         guard bytes.count >= 12, bytes[0..<4].elementsEqual("RIFF".utf8), bytes[8..<12].elementsEqual("WEBP".utf8) else { return result }
         var offset = 12
@@ -121,11 +121,11 @@ extension ImageMetadata {
         return ImageMetadata(exif: result.exif, xmp: result.xmp)
     }
 
-    private static func bigEndian(_ bytes: [UInt8], _ offset: Int, _ count: Int) -> Int {
+    private static func bigEndian(_ bytes: Data, _ offset: Int, _ count: Int) -> Int {
         bytes[offset..<(offset + count)].reduce(0) { $0 << 8 | Int($1) }
     }
 
-    private static func littleEndian32(_ bytes: [UInt8], _ offset: Int) -> Int {
+    private static func littleEndian32(_ bytes: Data, _ offset: Int) -> Int {
         bytes[offset..<(offset + 4)].reversed().reduce(0) { $0 << 8 | Int($1) }
     }
 }
