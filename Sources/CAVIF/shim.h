@@ -32,6 +32,7 @@
     X(avifImageRGBToYUV) \
     X(avifImageSetMetadataExif) \
     X(avifImageSetMetadataXMP) \
+    X(avifImageSetProfileICC) \
     X(avifImageSetViewRect) \
     X(avifImageYUVToRGB) \
     X(avifRGBImageSetDefaults) \

@@ -25,7 +25,7 @@ struct ConvertCommand: ParsableCommand {
 
             Metadata: by default the only metadata written is the EXIF orientation (JPEG and AVIF), and only with \
             --no-auto-orient, since otherwise the pixels are already upright. --keep-metadata keeps EXIF and XMP \
-            (JPEG, PNG, WebP, AVIF, HEIC), IPTC (JPEG) and the ICC profile (JPEG, PNG, WebP, TIFF), with the \
+            (JPEG, PNG, WebP, AVIF, HEIC), IPTC (JPEG) and the ICC profile (JPEG, PNG, WebP, AVIF, TIFF), with the \
             orientation tag matching the pixels, and says what the output format cannot hold; --strip drops the \
             orientation too.
 

@@ -115,7 +115,7 @@ import WebImageTestSupport
         let p3 = try Data(contentsOf: Self.displayP3)
         try await Self.run { client in
             for (options, expected) in [("w:100", nil), ("w:100/scp:0", p3), ("w:100/scp:0/f:png", p3), ("w:100/scp:0/f:webp", p3),
-                                        ("w:100/scp:0/f:avif", nil)] as [(String, Data?)] {
+                                        ("w:100/scp:0/f:avif", p3), ("w:100/scp:0/f:heic", nil)] as [(String, Data?)] {
                 let (data, _) = try await Self.fetch(client, options)
                 let decoded = try ImageCodersManager.shared.decode(data, options: ImageDecodingOptions(keepsColorProfile: true))
                 #expect(decoded.iccProfile == expected, "\(options)")

@@ -98,7 +98,7 @@ public struct AVIFCoder: ImageCoding {
         let speed = options.effort(in: 0...10).map { 10 - $0 } ?? 6
         return try LibAVIF.encode(frames: frames, orientation: image.orientation, quantizer: quantizer,
                                   lossless: options.lossless, speed: speed, exif: MetadataEmbedding.exif(for: image),
-                                  xmp: image.metadata?.xmp, configuration: configuration)
+                                  xmp: image.metadata?.xmp, profile: image.iccProfile, configuration: configuration)
     }
 
     /// libavif's quantizer (0 best … 63 worst) for a quality from 0 to 1: `round((1 − quality) × 63)`.

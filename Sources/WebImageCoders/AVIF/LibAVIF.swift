@@ -187,7 +187,7 @@ enum LibAVIF {
     /// Encodes `frames` (one: a still image; more: an `avis` sequence with millisecond durations).
     static func encode(
         frames: [ImageFrame], orientation: ImageOrientation, quantizer: Int, lossless: Bool, speed: Int,
-        exif: Data? = nil, xmp: Data? = nil, configuration: AVIFCoder.Configuration
+        exif: Data? = nil, xmp: Data? = nil, profile: Data? = nil, configuration: AVIFCoder.Configuration
     ) throws -> Data {
         let lib = try CodecLibraries.avif.get()
         let first = frames[0].pixels
@@ -220,6 +220,9 @@ enum LibAVIF {
         }
         if let xmp {
             xmp.withUnsafeBytes { _ = lib.avifImageSetMetadataXMP(image, $0.baseAddress?.assumingMemoryBound(to: UInt8.self), $0.count) }
+        }
+        if let profile {
+            profile.withUnsafeBytes { _ = lib.avifImageSetProfileICC(image, $0.baseAddress?.assumingMemoryBound(to: UInt8.self), $0.count) }
         }
         encoder.pointee.codecChoice = configuration.encodingCodec.avifChoice
         encoder.pointee.maxThreads = Int32(clamping: configuration.maximumThreads)

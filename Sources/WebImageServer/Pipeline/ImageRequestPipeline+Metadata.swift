@@ -4,7 +4,7 @@ import WebImageKit
 extension ImageRequestPipeline {
     /// The formats whose results can carry the source's ICC profile (`strip_color_profile:0`); others are
     /// converted to sRGB.
-    static let profileFormats: Set<ImageFormat> = [.jpeg, .png, .webp, .tiff]
+    static let profileFormats: Set<ImageFormat> = [.jpeg, .png, .webp, .avif, .tiff]
 
     /// Whether `job`'s result leaves out EXIF, XMP and IPTC (`strip_metadata`, else `IMGPROXY_STRIP_METADATA`).
     func stripsMetadata(_ job: ImageJob) -> Bool {

@@ -11,7 +11,7 @@ extension ImageServerConfiguration {
         /// default true.
         public var keepsCopyright = true
         /// Whether colours are converted to sRGB and the profile left out (`IMGPROXY_STRIP_COLOR_PROFILE`); default
-        /// true. When false, JPEG, PNG, WebP and TIFF results keep the source's pixels and profile; other formats
+        /// true. When false, JPEG, PNG, WebP, AVIF and TIFF results keep the source's pixels and profile; other formats
         /// are still converted to sRGB.
         public var stripsColorProfile = true
         /// Whether JPEG results are progressive (`IMGPROXY_JPEG_PROGRESSIVE`); default false.

@@ -66,7 +66,7 @@ package struct ImageConversion {
     }
 
     /// The formats whose encoders embed an ICC profile.
-    static let profileFormats: Set<ImageFormat> = [.jpeg, .png, .webp, .tiff]
+    static let profileFormats: Set<ImageFormat> = [.jpeg, .png, .webp, .avif, .tiff]
     /// The blocks each format's encoder writes.
     static let exifFormats: Set<ImageFormat> = [.jpeg, .png, .webp, .avif, .heic]
     static let xmpFormats: Set<ImageFormat> = [.jpeg, .png, .webp, .avif, .heic, .tiff]
