@@ -30,6 +30,9 @@
     X(avifImageCreate) \
     X(avifImageDestroy) \
     X(avifImageRGBToYUV) \
+    X(avifImageSetMetadataExif) \
+    X(avifImageSetMetadataXMP) \
+    X(avifImageSetProfileICC) \
     X(avifImageSetViewRect) \
     X(avifImageYUVToRGB) \
     X(avifRGBImageSetDefaults) \

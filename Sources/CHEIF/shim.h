@@ -18,6 +18,8 @@
 #endif
 
 #define WIK_HEIF_FUNCTIONS(X) \
+    X(heif_context_add_XMP_metadata) \
+    X(heif_context_add_exif_metadata) \
     X(heif_context_alloc) \
     X(heif_context_encode_image) \
     X(heif_context_free) \

@@ -378,15 +378,18 @@ static void wik_png_flush_data(png_structp png) {
 }
 
 wik_png_status wik_png_encode_rgba(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
-                                   int keep_alpha, int compression_level,
+                                   int keep_alpha, int compression_level, int interlace,
+                                   const uint8_t *palette_rgb, int palette_count, int transparent_index,
                                    uint8_t **output, size_t *output_size,
                                    char *message, size_t message_capacity) {
     if (output == NULL || output_size == NULL) return WIK_PNG_INVALID_ARGUMENT;
+    int indexed = palette_rgb != NULL;
     *output = NULL;
     *output_size = 0;
     wik_png_copy_message(message, message_capacity, "");
     if (pixels == NULL || width == 0 || height == 0 || width > PNG_UINT_31_MAX || height > PNG_UINT_31_MAX
-        || stride < (size_t)width * 4) {
+        || stride < (size_t)width * (indexed ? 1 : 4)
+        || (indexed && (palette_count < 1 || palette_count > 256 || transparent_index >= palette_count))) {
         return WIK_PNG_INVALID_ARGUMENT;
     }
     // Heap state: it changes after setjmp and must be intact after a longjmp.
@@ -414,11 +417,27 @@ wik_png_status wik_png_encode_rgba(const uint8_t *pixels, uint32_t width, uint32
     png_set_write_fn(png, encoder, wik_png_write_data, wik_png_flush_data);
     png_set_user_limits(png, PNG_UINT_31_MAX, PNG_UINT_31_MAX);
     png_set_compression_level(png, compression_level < 0 ? 0 : compression_level > 9 ? 9 : compression_level);
-    png_set_IHDR(png, info, width, height, 8, keep_alpha ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB,
-                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    int color_type = indexed ? PNG_COLOR_TYPE_PALETTE : keep_alpha ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB;
+    png_set_IHDR(png, info, width, height, 8, color_type,
+                 interlace ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    if (indexed) {
+        png_color colors[256];
+        for (int i = 0; i < palette_count; i++) {
+            colors[i].red = palette_rgb[3 * i];
+            colors[i].green = palette_rgb[3 * i + 1];
+            colors[i].blue = palette_rgb[3 * i + 2];
+        }
+        png_set_PLTE(png, info, colors, palette_count);
+        if (transparent_index >= 0) {
+            png_byte alpha[256];
+            memset(alpha, 255, sizeof alpha);
+            alpha[transparent_index] = 0;
+            png_set_tRNS(png, info, alpha, transparent_index + 1, NULL);
+        }
+    }
     png_write_info(png, info);
     // The rows stay RGBA in memory; for an RGB file libpng drops the fourth byte of every pixel.
-    if (!keep_alpha) png_set_filler(png, 0, PNG_FILLER_AFTER);
+    if (!keep_alpha && !indexed) png_set_filler(png, 0, PNG_FILLER_AFTER);
 
     encoder->rows = malloc((size_t)height * sizeof(png_bytep));
     if (encoder->rows == NULL) {

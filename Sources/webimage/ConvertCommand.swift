@@ -23,9 +23,11 @@ struct ConvertCommand: ParsableCommand {
             --force is given. Pixels are turned upright by the EXIF orientation; transparency becomes \
             --background in JPEG; animations are kept by GIF, WebP and AVIF, and JPEG and PNG get one frame.
 
-            Metadata: the only metadata written is the EXIF orientation (JPEG and AVIF), and only with \
-            --no-auto-orient, since otherwise the pixels are already upright. ICC profiles, EXIF camera and date \
-            and XMP are not written; --keep-metadata says when an input has some, --strip drops the orientation too.
+            Metadata: by default the only metadata written is the EXIF orientation (JPEG and AVIF), and only with \
+            --no-auto-orient, since otherwise the pixels are already upright. --keep-metadata keeps EXIF and XMP \
+            (JPEG, PNG, WebP, AVIF, HEIC), IPTC (JPEG) and the ICC profile (JPEG, PNG, WebP, AVIF, TIFF), with the \
+            orientation tag matching the pixels, and says what the output format cannot hold; --strip drops the \
+            orientation too.
 
             Transforms (--transform, comma-separated, applied in order):
               resize:WxH[:fit|fill|stretch][:upscale]   crop:X:Y:WxH   round:RADIUS[:BORDER[:RRGGBB[AA]]]
@@ -45,7 +47,7 @@ struct ConvertCommand: ParsableCommand {
     @Option(name: .customLong("out-dir"), help: "Convert every input into this folder (created if missing), several at once.")
     var outDirectory: String?
 
-    @Option(help: "The output format: jpg, png, gif, webp, avif, jxl or heic (default: the output's extension; with --out-dir, each input's own).")
+    @Option(help: "The output format: jpg, png, gif, webp, avif, jxl, heic, tiff, bmp or ico (default: the output's extension; with --out-dir, each input's own).")
     var format: String?
 
     @Option(help: "With --out-dir: output names without extension; {name} is the input's name, {index} its position.")
@@ -70,7 +72,7 @@ struct ConvertCommand: ParsableCommand {
     var strip = false
 
     @Flag(name: .customLong("keep-metadata"),
-          help: "Keep the metadata WebImageKit can write (the orientation; the default) and say what the input has that it cannot (ICC profile, EXIF camera and date).")
+          help: "Keep the input's EXIF, XMP, IPTC and ICC profile where the output format holds them, and say what it cannot hold.")
     var keepMetadata = false
 
     @Option(help: "The colour transparent pixels are flattened onto when the format has no alpha (JPEG), RRGGBB.")
@@ -102,7 +104,7 @@ struct ConvertCommand: ParsableCommand {
         if strip, keepMetadata { throw ValidationError("--strip and --keep-metadata cannot go together: choose one") }
         if let frame, frame < 1 { throw ValidationError("--frame counts from 1, not \(frame)") }
         if let format, ImageFormat(fileExtension: format) == .unknown {
-            throw ValidationError("--format must be jpg, png, gif, webp, avif, jxl or heic, not \(format)")
+            throw ValidationError("--format must be jpg, png, gif, webp, avif, jxl, heic, tiff, bmp or ico, not \(format)")
         }
         if let transform { _ = try TransformList.parseOption(transform) }
         _ = try plan()

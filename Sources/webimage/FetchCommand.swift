@@ -40,7 +40,7 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(help: "Write each image into this folder (created if missing), named after the URL.")
     var out: String?
 
-    @Option(help: "With --out: the format to write, jpg, png, gif, webp, avif, jxl or heic (default: the format downloaded).")
+    @Option(help: "With --out: the format to write, jpg, png, gif, webp, avif, jxl, heic, tiff, bmp or ico (default: the format downloaded).")
     var format: String?
 
     @Flag(help: "With --out: replace files that already exist.")
@@ -92,7 +92,7 @@ struct FetchCommand: AsyncParsableCommand {
             guard out != nil else { throw ValidationError("--format needs --out DIR to write into") }
             let written = ImageFormat(fileExtension: format)
             guard written != .unknown, ImageCodersManager.shared.canEncode(to: written) else {
-                throw ValidationError("--format must be jpg, png, gif, webp, avif, jxl or heic, not \(format)")
+                throw ValidationError("--format must be jpg, png, gif, webp, avif, jxl, heic, tiff, bmp or ico, not \(format)")
             }
         }
         if force, out == nil { throw ValidationError("--force needs --out DIR") }

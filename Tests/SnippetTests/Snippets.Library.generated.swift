@@ -274,4 +274,13 @@ enum LibrarySnippets {
         _ = player
         _ = clock
     }
+
+    static func example15() async throws {
+        let coders = ImageCodersManager.shared
+        let kept = try coders.decode(data, options: ImageDecodingOptions(applyOrientation: true, keepsMetadata: true))
+        let copy = try coders.encode(kept, as: .webp, options: ImageEncodingOptions()) // EXIF (orientation 1) and XMP kept
+        _ = coders
+        _ = kept
+        _ = copy
+    }
 }

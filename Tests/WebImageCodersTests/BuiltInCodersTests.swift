@@ -4,7 +4,7 @@ import WebImageCoders
 
 /// Rules that hold for every built-in coder, checked through the shared registry.
 @Suite struct BuiltInCodersTests {
-    static let writableFormats: [ImageFormat] = [.jpeg, .png, .gif, .webp, .avif, .jpegXL, .heic]
+    static let writableFormats: [ImageFormat] = [.jpeg, .png, .gif, .webp, .avif, .jpegXL, .heic, .tiff, .bmp, .ico]
 
     /// Every committed fixture file (not the expected-pixel dumps).
     static func fixtureFiles() throws -> [URL] {
@@ -19,8 +19,9 @@ import WebImageCoders
         for format in Self.writableFormats {
             #expect(ImageCodersManager.shared.canEncode(to: format), "no encoder for \(format)")
         }
-        #expect(ImageCodersManager.builtInCoders.count == 12) // five read-write, TIFF, BMP, ICO, HEIC, JPEG XL, SVG, PDF
-        #expect(!ImageCodersManager.shared.canEncode(to: .tiff))
+        #expect(ImageCodersManager.builtInCoders.count == 12) // ten read-write, SVG and PDF read-only
+        #expect(!ImageCodersManager.shared.canEncode(to: .svg))
+        #expect(!ImageCodersManager.shared.canEncode(to: .pdf))
     }
 
     @Test(arguments: writableFormats)

@@ -24,7 +24,7 @@ import CHEIF
             _ = try CodecLibraries.table(zlib) { missing in wik_heif_functions_load(zlib.handle, &missing) }
         } throws: { error in
             guard let error = error as? ImageCodingError else { return false }
-            return error.code == .unsupportedFormat && error.format == .heic && "\(error)".contains("has no function heif_context_alloc")
+            return error.code == .unsupportedFormat && error.format == .heic && "\(error)".contains("has no function heif_context_add_XMP_metadata")
         }
     }
 

@@ -108,7 +108,7 @@ private let badOptionCases: [BadOptionCase] = [
     BadOptionCase(segment: "ex:1:sm", code: .invalidArgument, option: "ex"),
     BadOptionCase(segment: "c:-5:10", code: .invalidArgument, option: "c"),
     BadOptionCase(segment: "q:101", code: .invalidArgument, option: "q"),
-    BadOptionCase(segment: "f:tiff", code: .unsupportedFormat, option: "f"),
+    BadOptionCase(segment: "f:tif", code: .unsupportedFormat, option: "f"),
     BadOptionCase(segment: "f:exe", code: .invalidArgument, option: "f"),
     BadOptionCase(segment: "bl:-1", code: .invalidArgument, option: "bl"),
     BadOptionCase(segment: "pd:", code: .invalidArgument, option: "pd"),

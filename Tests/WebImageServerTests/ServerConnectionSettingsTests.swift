@@ -34,11 +34,15 @@ import Testing
     }
 
     @Test func connectionsPastTheClientLimitAreClosedAtOnce() async throws {
-        try await ServerTestHarness.run(configure: { $0.maximumClients = 1 }) { client, _, _ in
+        try await ServerTestHarness.run(configure: { $0.maximumClients = 2 }) { client, _, _ in
             let port = try #require(client.port)
-            // The test client's own connection may or may not be open: hold one more, then the next is over the limit.
+            // The test client's connection, then one more, each known to be admitted once answered; the next is over
+            // the limit.
+            try await client.execute(uri: "/health", method: .get) { #expect($0.status == .ok) }
             let held = try Self.connect(port: port)
             defer { close(held) }
+            let answered = try await Task.detached { try Self.askHealth(held) }.value
+            #expect(answered.hasPrefix("HTTP/1.1 200"), "the first connection was not served: '\(answered)'")
             let closed = try await Task.detached { try Self.waitForClose(port: port, limitSeconds: 5) }.value
             #expect(closed, "a connection past the limit stayed open")
         }
@@ -71,6 +75,17 @@ import Testing
         }
         try #require(connected == 0)
         return descriptor
+    }
+
+    /// Sends `GET /health` on `descriptor` (keeping the connection) and returns the start of the answer.
+    static func askHealth(_ descriptor: Int32) throws -> String {
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let request = Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+        _ = request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        return count > 0 ? String(decoding: buffer.prefix(count), as: UTF8.self) : ""
     }
 
     /// Connects to 127.0.0.1:`port`, sends nothing, and waits up to `limitSeconds` for the server to close.

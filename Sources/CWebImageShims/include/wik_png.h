@@ -88,10 +88,13 @@ int wik_png_exif(const wik_png_decoder *decoder, const uint8_t **exif, size_t *s
 
 /// Encodes 8-bit RGBA rows (`stride` bytes apart) as an 8-bit RGBA PNG when `keep_alpha` is 1, else as
 /// 8-bit RGB (the alpha bytes are dropped), with zlib level `compression_level` (0–9) and libpng's
-/// default filters. On success `*output` is a malloc'd buffer of `*output_size` bytes that the caller
-/// releases with wik_png_free.
+/// default filters; Adam7-interlaced when `interlace` is 1. With `palette_rgb` (`palette_count` RGB
+/// triples, 1–256), `pixels` are instead one palette index a pixel and the file is an 8-bit palette PNG
+/// (colour type 3), with a tRNS chunk making entry `transparent_index` transparent when it is 0 or more.
+/// On success `*output` is a malloc'd buffer of `*output_size` bytes that the caller releases with wik_png_free.
 wik_png_status wik_png_encode_rgba(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
-                                   int keep_alpha, int compression_level,
+                                   int keep_alpha, int compression_level, int interlace,
+                                   const uint8_t *palette_rgb, int palette_count, int transparent_index,
                                    uint8_t **output, size_t *output_size,
                                    char *message, size_t message_capacity);
 

@@ -45,17 +45,13 @@ public struct AVIFCoder: ImageCoding {
         public var decodingCodec: Codec
         /// The encoder to use; default ``Codec/automatic`` (aom on Debian).
         public var encodingCodec: Codec
-        /// Encoder speed from 0 (slowest, smallest) to 10 (fastest); default 6, as avifenc.
-        public var encoderSpeed: Int
         /// The most threads libavif and the codec may use for one image; default 2.
         public var maximumThreads: Int
 
         /// Creates a configuration; the defaults suit most callers.
-        public init(decodingCodec: Codec = .automatic, encodingCodec: Codec = .automatic,
-                    encoderSpeed: Int = 6, maximumThreads: Int = 2) {
+        public init(decodingCodec: Codec = .automatic, encodingCodec: Codec = .automatic, maximumThreads: Int = 2) {
             self.decodingCodec = decodingCodec
             self.encodingCodec = encodingCodec
-            self.encoderSpeed = min(max(encoderSpeed, 0), 10)
             self.maximumThreads = max(maximumThreads, 1)
         }
     }
@@ -98,8 +94,11 @@ public struct AVIFCoder: ImageCoding {
         }
         let frames = options.firstFrameOnly ? [image.frames[0]] : image.frames
         let quantizer = options.lossless ? 0 : Self.quantizer(forQuality: options.quality)
+        // `effort` 0…1 is speed 10…0; without it speed 6, as avifenc.
+        let speed = options.effort(in: 0...10).map { 10 - $0 } ?? 6
         return try LibAVIF.encode(frames: frames, orientation: image.orientation, quantizer: quantizer,
-                                  lossless: options.lossless, configuration: configuration)
+                                  lossless: options.lossless, speed: speed, exif: MetadataEmbedding.exif(for: image),
+                                  xmp: image.metadata?.xmp, profile: image.iccProfile, configuration: configuration)
     }
 
     /// libavif's quantizer (0 best … 63 worst) for a quality from 0 to 1: `round((1 − quality) × 63)`.

@@ -186,8 +186,8 @@ enum LibAVIF {
 
     /// Encodes `frames` (one: a still image; more: an `avis` sequence with millisecond durations).
     static func encode(
-        frames: [ImageFrame], orientation: ImageOrientation, quantizer: Int, lossless: Bool,
-        configuration: AVIFCoder.Configuration
+        frames: [ImageFrame], orientation: ImageOrientation, quantizer: Int, lossless: Bool, speed: Int,
+        exif: Data? = nil, xmp: Data? = nil, profile: Data? = nil, configuration: AVIFCoder.Configuration
     ) throws -> Data {
         let lib = try CodecLibraries.avif.get()
         let first = frames[0].pixels
@@ -215,9 +215,18 @@ enum LibAVIF {
             image.pointee.imir.mode = UInt8(mirror)
         }
 
+        if let exif {
+            exif.withUnsafeBytes { _ = lib.avifImageSetMetadataExif(image, $0.baseAddress?.assumingMemoryBound(to: UInt8.self), $0.count) }
+        }
+        if let xmp {
+            xmp.withUnsafeBytes { _ = lib.avifImageSetMetadataXMP(image, $0.baseAddress?.assumingMemoryBound(to: UInt8.self), $0.count) }
+        }
+        if let profile {
+            profile.withUnsafeBytes { _ = lib.avifImageSetProfileICC(image, $0.baseAddress?.assumingMemoryBound(to: UInt8.self), $0.count) }
+        }
         encoder.pointee.codecChoice = configuration.encodingCodec.avifChoice
         encoder.pointee.maxThreads = Int32(clamping: configuration.maximumThreads)
-        encoder.pointee.speed = Int32(configuration.encoderSpeed)
+        encoder.pointee.speed = Int32(min(max(speed, 0), 10))
         encoder.pointee.timescale = 1000
         let q = Int32(min(max(quantizer, 0), 63))
         (encoder.pointee.minQuantizer, encoder.pointee.maxQuantizer) = (q, q)

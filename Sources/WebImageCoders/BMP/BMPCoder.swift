@@ -10,7 +10,7 @@ public import WebImageCore
 /// opaque), as browsers do. A V5 header's embedded ICC profile converts the pixels to sRGB, unless
 /// `ImageDecodingOptions.keepsColorProfile` keeps it in `Image.iccProfile`. The size is checked against
 /// `ImageDecodingOptions.maximumPixelCount` and the data against the rows it must hold before pixels
-/// are allocated. This coder does not encode.
+/// are allocated. Encoding writes the first frame as 24-bit BGR, or 32-bit BGRA when it has alpha.
 ///
 /// ```swift
 /// let image = try BMPCoder().decode(data)
@@ -58,13 +58,14 @@ public struct BMPCoder: ImageCoding {
         return ColorManagement.finish(image, profile: decoded.1, options: options)
     }
 
-    /// BMP is not written.
+    /// Whether `format` is BMP.
     public func canEncode(to format: ImageFormat) -> Bool {
-        false
+        format == .bmp
     }
 
-    /// Always throws: this coder does not encode.
+    /// Encodes the first frame as an uncompressed bitmap; see the type's documentation.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodingOptions) throws -> Data {
-        throw ImageCodingError(.encodingFailed, format: format, "BMPCoder does not encode")
+        guard format == .bmp else { throw ImageCodingError(.unsupportedFormat, format: format, "BMPCoder encodes only BMP") }
+        return try BMPEncoder.bmp(image.orientation == .up ? image.pixels : image.pixels.applyingOrientation(image.orientation))
     }
 }

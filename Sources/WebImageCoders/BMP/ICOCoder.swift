@@ -8,7 +8,7 @@ public import WebImageCore
 /// The image picked is the largest (then the deepest), or, with `ImageDecodingOptions.thumbnailPixelSize`,
 /// the smallest that covers the thumbnail, so a 16×16 request does not decode a 256×256 entry. 32-bit
 /// entries use their alpha channel; others (and 32-bit ones whose alpha is zero everywhere) the AND mask.
-/// This coder does not encode.
+/// Encoding writes the first frame, at most 256×256, as one PNG entry.
 ///
 /// ```swift
 /// let favicon = try ICOCoder().decode(data, options: ImageDecodingOptions(thumbnailPixelSize: PixelSize(width: 32, height: 32)))
@@ -41,13 +41,19 @@ public struct ICOCoder: ImageCoding {
         return options.makeImage(frames: [ImageFrame(pixels: pixels)], format: .ico, data: data)
     }
 
-    /// ICO is not written.
+    /// Whether `format` is ICO.
     public func canEncode(to format: ImageFormat) -> Bool {
-        false
+        format == .ico
     }
 
-    /// Always throws: this coder does not encode.
+    /// Encodes the first frame, upright, as an icon with one PNG entry; throws when a side is over 256 pixels.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodingOptions) throws -> Data {
-        throw ImageCodingError(.encodingFailed, format: format, "ICOCoder does not encode")
+        guard format == .ico else { throw ImageCodingError(.unsupportedFormat, format: format, "ICOCoder encodes only ICO") }
+        let pixels = image.orientation == .up ? image.pixels : image.pixels.applyingOrientation(image.orientation)
+        guard pixels.width <= BMPEncoder.maximumIconSide, pixels.height <= BMPEncoder.maximumIconSide else {
+            throw ImageCodingError(.encodingFailed, format: .ico, "an icon is at most 256×256 pixels, this image is \(pixels.width)×\(pixels.height)")
+        }
+        let png = try PNGCoder().encode(Image(pixels: pixels), as: .png, options: ImageEncodingOptions())
+        return try BMPEncoder.ico(png: png, size: pixels.size, hasAlpha: pixels.hasAlpha)
     }
 }

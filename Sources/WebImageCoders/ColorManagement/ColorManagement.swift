@@ -32,7 +32,7 @@ enum ColorManagement {
         }
         return Image(
             frames: frames, format: image.format, scale: image.scale, orientation: image.orientation,
-            loopCount: image.loopCount, data: image.data
+            loopCount: image.loopCount, data: image.data, metadata: image.metadata
         )
     }
 
@@ -62,5 +62,14 @@ enum ColorManagement {
             output.update(repeating: 255)
             transform.apply(source, UnsafeMutableRawPointer(target), count: width * height)
         }
+    }
+}
+
+extension Image {
+    /// A copy with the pixels converted from ``iccProfile`` to sRGB and no profile, as decoding without
+    /// `ImageDecodingOptions.keepsColorProfile` would have made them; `self` when it has no profile.
+    package func convertedToSRGB() -> Image {
+        guard let profile = iccProfile else { return self }
+        return ColorManagement.finish(with(iccProfile: .some(nil)), profile: profile, options: ImageDecodingOptions())
     }
 }

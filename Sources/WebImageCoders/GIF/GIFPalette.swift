@@ -9,14 +9,15 @@ enum GIFPalette {
     /// Pixels whose alpha is below this are written as the transparent index.
     static let alphaThreshold: UInt8 = 128
 
-    /// The indices and palette for `pixels`.
-    static func index(_ pixels: PixelBuffer) throws -> GIFIndexedFrame {
-        if let exact = exactPalette(pixels) { return exact }
-        return try quantizedPalette(pixels)
+    /// The indices and palette for `pixels`, at most `maximumColors` entries (2–256) with the transparent one.
+    static func index(_ pixels: PixelBuffer, maximumColors: Int = 256) throws -> GIFIndexedFrame {
+        let maximumColors = min(max(maximumColors, 2), 256)
+        if let exact = exactPalette(pixels, maximumOpaque: min(255, maximumColors - (pixels.hasAlpha ? 1 : 0))) { return exact }
+        return try quantizedPalette(pixels, maximumColors: maximumColors)
     }
 
-    /// An exact palette, or nil when the frame has more than 255 distinct opaque colours.
-    private static func exactPalette(_ pixels: PixelBuffer) -> GIFIndexedFrame? {
+    /// An exact palette, or nil when the frame has more than `maximumOpaque` (at most 255) distinct opaque colours.
+    private static func exactPalette(_ pixels: PixelBuffer, maximumOpaque: Int) -> GIFIndexedFrame? {
         let count = pixels.width * pixels.height
         let slotCount = 1024, placeholder: UInt8 = 255
         // Open addressing on the colour with alpha forced to 255, so 0 marks an empty slot.
@@ -40,7 +41,7 @@ enum GIFPalette {
                     var slot = Int((key &* 2_654_435_761) >> 22) & (slotCount - 1)
                     while keys[slot] != 0 && keys[slot] != key { slot = (slot + 1) & (slotCount - 1) }
                     if keys[slot] == 0 {
-                        guard colors.count / 3 < 255 else { return false }
+                        guard colors.count / 3 < maximumOpaque else { return false }
                         keys[slot] = key
                         values[slot] = UInt8(colors.count / 3)
                         colors += [raw[p], raw[p + 1], raw[p + 2]]
@@ -66,7 +67,7 @@ enum GIFPalette {
     }
 
     /// A median-cut palette for a frame with many colours.
-    private static func quantizedPalette(_ pixels: PixelBuffer) throws -> GIFIndexedFrame {
+    private static func quantizedPalette(_ pixels: PixelBuffer, maximumColors: Int) throws -> GIFIndexedFrame {
         let count = pixels.width * pixels.height
         var red = [UInt8](repeating: 0, count: count)
         var green = red, blue = red
@@ -91,7 +92,7 @@ enum GIFPalette {
         }
         var indices = [UInt8](repeating: 0, count: count)
         var colors = try GIFLib.quantize(red: &red, green: &green, blue: &blue, indices: &indices,
-                                         colorCount: hasTransparent ? 255 : 256)
+                                         colorCount: hasTransparent ? maximumColors - 1 : maximumColors)
         colors = meanColors(colors, indices: indices, red: red, green: green, blue: blue, transparent: transparent)
         for _ in 0..<refinementSteps {
             remapToNearest(colors, indices: &indices, red: red, green: green, blue: blue, transparent: transparent)

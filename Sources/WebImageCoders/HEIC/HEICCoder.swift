@@ -54,7 +54,8 @@ public struct HEICCoder: ImageCoding {
         guard !options.lossless else {
             throw ImageCodingError(.encodingFailed, format: .heic, "HEICCoder writes lossy HEVC only (libheif 1.15 converts RGB to YCbCr)")
         }
-        return try LibHEIF.encode(image.frames[0].pixels, orientation: image.orientation, quality: options.qualityPercent)
+        return try LibHEIF.encode(image.frames[0].pixels, orientation: image.orientation, quality: options.qualityPercent,
+                                  exif: MetadataEmbedding.exif(for: image), xmp: image.metadata?.xmp)
     }
 
     /// Rejects data that is not an ISO-BMFF HEIF file or is shorter than its boxes declare, before libheif sees it.

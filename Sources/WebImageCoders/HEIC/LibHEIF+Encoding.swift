@@ -3,8 +3,11 @@ import Foundation
 
 extension LibHEIF {
     /// Encodes one frame as a HEIC still image (HEVC through libheif's x265 plug-in) at `quality` (0–100).
-    /// An `orientation` other than `.up` is written as `irot`/`imir` (libheif's `image_orientation`).
-    static func encode(_ pixels: PixelBuffer, orientation: ImageOrientation, quality: Int) throws -> Data {
+    /// An `orientation` other than `.up` is written as `irot`/`imir` (libheif's `image_orientation`); `exif`
+    /// and `xmp` become the image's metadata items.
+    static func encode(
+        _ pixels: PixelBuffer, orientation: ImageOrientation, quality: Int, exif: Data? = nil, xmp: Data? = nil
+    ) throws -> Data {
         let lib = try CodecLibraries.heif.get()
         guard let context = lib.heif_context_alloc() else {
             throw ImageCodingError(.encodingFailed, format: .heic, "libheif could not create a context")
@@ -25,7 +28,19 @@ extension LibHEIF {
         options.pointee.image_orientation = heif_orientation(UInt32(orientation.exifValue))
         var handle: OpaquePointer?
         try checkEncoding(lib.heif_context_encode_image(context, image, encoder, options, &handle), "encoding")
-        if let handle { lib.heif_image_handle_release(handle) }
+        if let handle {
+            defer { lib.heif_image_handle_release(handle) }
+            if let exif {
+                try exif.withUnsafeBytes { bytes in
+                    try checkEncoding(lib.heif_context_add_exif_metadata(context, handle, bytes.baseAddress, Int32(bytes.count)), "adding EXIF")
+                }
+            }
+            if let xmp {
+                try xmp.withUnsafeBytes { bytes in
+                    try checkEncoding(lib.heif_context_add_XMP_metadata(context, handle, bytes.baseAddress, Int32(bytes.count)), "adding XMP")
+                }
+            }
+        }
 
         let output = OutputBuffer()
         var writer = heif_writer(writer_api_version: 1, write: { _, data, size, userdata in

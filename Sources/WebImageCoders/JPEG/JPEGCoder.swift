@@ -99,9 +99,15 @@ public struct JPEGCoder: ImageCoding {
         guard format == .jpeg else {
             throw ImageCodingError(.unsupportedFormat, format: format, "JPEGCoder only writes JPEG")
         }
-        // Only the first frame: JPEG has no animation. Alpha is dropped.
-        let data = try LibJPEG.encode(
-            image.pixels, quality: options.qualityPercent, progressive: options.progressive, orientation: image.orientation)
+        // Only the first frame: JPEG has no animation. Alpha is dropped. The image's own EXIF block, when it has
+        // one, replaces the encoder's orientation-only block.
+        let exif = MetadataEmbedding.exif(for: image)
+        var data = try LibJPEG.encode(
+            image.pixels, quality: options.qualityPercent, progressive: options.progressive,
+            orientation: exif == nil ? image.orientation : .up)
+        if let metadata = image.metadata {
+            data = MetadataEmbedding.jpeg(data, exif: exif, xmp: metadata.xmp, iptc: metadata.iptc)
+        }
         return image.iccProfile.map { ICCEmbedding.jpeg(data, profile: $0) } ?? data
     }
 

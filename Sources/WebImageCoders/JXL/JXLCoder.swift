@@ -24,16 +24,11 @@ public struct JXLCoder: ImageCoding {
     public struct Configuration: Hashable, Sendable {
         /// The most threads libjxl may use for one image; default 2.
         public var maximumThreads: Int
-        /// Encoder effort from 1 (fastest) to 9 (slowest, smallest); default 7, as cjxl.
-        public var encoderEffort: Int
 
         /// Creates a configuration; the defaults suit most callers.
-        /// - Parameters:
-        ///   - maximumThreads: the most threads libjxl may use for one image (at least 1).
-        ///   - encoderEffort: the encoder effort, clamped to 1…9.
-        public init(maximumThreads: Int = 2, encoderEffort: Int = 7) {
+        /// - Parameter maximumThreads: the most threads libjxl may use for one image (at least 1).
+        public init(maximumThreads: Int = 2) {
             self.maximumThreads = max(1, maximumThreads)
-            self.encoderEffort = min(max(encoderEffort, 1), 9)
         }
     }
 
@@ -46,7 +41,7 @@ public struct JXLCoder: ImageCoding {
     }
 
     /// Creates a coder with the given configuration.
-    /// - Parameter configuration: the thread count and encoder effort to use.
+    /// - Parameter configuration: the thread count to use.
     public init(configuration: Configuration) {
         self.configuration = configuration
     }
@@ -79,6 +74,7 @@ public struct JXLCoder: ImageCoding {
         return try LibJXL.encode(
             frames: frames, orientation: image.orientation, loopCount: image.loopCount,
             distance: options.lossless ? 0 : Self.distance(forQuality: options.quality), lossless: options.lossless,
+            effort: options.effort(in: 1...9) ?? 7, // without `effort`, 7 as cjxl
             configuration: configuration
         )
     }

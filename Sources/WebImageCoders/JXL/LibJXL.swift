@@ -41,7 +41,7 @@ enum LibJXL {
 
     /// Encodes `frames` (one: a still image; more: an animation with millisecond durations).
     static func encode(
-        frames: [ImageFrame], orientation: ImageOrientation, loopCount: Int, distance: Float, lossless: Bool,
+        frames: [ImageFrame], orientation: ImageOrientation, loopCount: Int, distance: Float, lossless: Bool, effort: Int,
         configuration: JXLCoder.Configuration
     ) throws -> Data {
         let lib = try CodecLibraries.jxl.get()
@@ -82,7 +82,7 @@ enum LibJXL {
         guard let settings = lib.JxlEncoderFrameSettingsCreate(encoder, nil) else {
             throw ImageCodingError(.encodingFailed, format: .jpegXL, "libjxl could not create frame settings")
         }
-        try check(lib.JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_EFFORT, Int64(configuration.encoderEffort)), "setting the effort")
+        try check(lib.JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_EFFORT, Int64(min(max(effort, 1), 9))), "setting the effort")
         if lossless {
             try check(lib.JxlEncoderSetFrameLossless(settings, JXL_TRUE), "asking for lossless")
         } else {

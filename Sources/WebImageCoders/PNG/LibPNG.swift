@@ -88,19 +88,25 @@ enum LibPNG {
     }
 
     /// Encodes `pixels` as an 8-bit RGBA PNG when `keepsAlpha`, else as 8-bit RGB.
-    static func encode(_ pixels: PixelBuffer, keepsAlpha: Bool, compressionLevel: Int32) throws -> Data {
+    static func encode(
+        _ pixels: PixelBuffer, keepsAlpha: Bool, compressionLevel: Int32, interlaced: Bool, palette: GIFIndexedFrame? = nil
+    ) throws -> Data {
         guard let width = UInt32(exactly: pixels.width), let height = UInt32(exactly: pixels.height),
               width > 0, height > 0, width <= Int32.max, height <= Int32.max else {
             throw ImageCodingError(.encodingFailed, format: .png, "cannot encode \(pixels.width)×\(pixels.height) pixels as PNG")
         }
-        return try pixels.withUnsafeBytes { raw in
+        return try withRows(pixels, palette: palette) { rows, stride in
             try withMessageBuffer { message in
                 var output: UnsafeMutablePointer<UInt8>?
                 var size = 0
-                let status = wik_png_encode_rgba(
-                    raw.baseAddress?.assumingMemoryBound(to: UInt8.self), width, height, pixels.bytesPerRow,
-                    keepsAlpha ? 1 : 0, compressionLevel, &output, &size, message.baseAddress, message.count
-                )
+                let status = (palette?.colors ?? []).withUnsafeBufferPointer { colors in
+                    wik_png_encode_rgba(
+                        rows.baseAddress?.assumingMemoryBound(to: UInt8.self), width, height, stride,
+                        keepsAlpha ? 1 : 0, compressionLevel, interlaced ? 1 : 0,
+                        palette == nil ? nil : colors.baseAddress, Int32(colors.count / 3), Int32(palette?.transparentIndex ?? -1),
+                        &output, &size, message.baseAddress, message.count
+                    )
+                }
                 defer { wik_png_free(output) }
                 guard status == WIK_PNG_OK, let output else {
                     throw ImageCodingError(.encodingFailed, format: .png, "libpng: \(text(of: message, default: "encoding failed"))")
@@ -108,6 +114,16 @@ enum LibPNG {
                 return Data(bytes: output, count: size)
             }
         }
+    }
+
+    /// Calls `body` with the rows to encode and their stride: the palette indices when there is a palette, else the RGBA pixels.
+    private static func withRows<R>(
+        _ pixels: PixelBuffer, palette: GIFIndexedFrame?, _ body: (UnsafeRawBufferPointer, Int) throws -> R
+    ) throws -> R {
+        if let palette {
+            return try palette.indices.withUnsafeBytes { try body($0, pixels.width) }
+        }
+        return try pixels.withUnsafeBytes { try body($0, pixels.bytesPerRow) }
     }
 
     /// The orientation in the file's `eXIf` chunk, `.up` when there is none or it has no orientation tag.

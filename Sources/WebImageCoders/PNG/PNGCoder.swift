@@ -71,13 +71,21 @@ public struct PNGCoder: ImageCoding {
         format == .png
     }
 
-    /// Encodes the first frame as an 8-bit PNG: RGBA when it has alpha, RGB otherwise (zlib level 3, adaptive filters).
+    /// Encodes the first frame as an 8-bit PNG: RGBA when it has alpha, RGB otherwise (zlib level 3, adaptive
+    /// filters); a palette image with `ImageEncodingOptions.paletteColors`, Adam7-interlaced with
+    /// `ImageEncodingOptions.progressive`. The image's profile, EXIF and XMP are written as `iCCP`, `eXIf` and `iTXt`.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodingOptions) throws -> Data {
         guard canEncode(to: format) else {
             throw ImageCodingError(.encodingFailed, format: format, "PNGCoder cannot encode \(format.displayName)")
         }
         let pixels = image.pixels
-        let data = try LibPNG.encode(pixels, keepsAlpha: pixels.hasAlpha, compressionLevel: Self.compressionLevel)
+        let palette = try options.paletteColors.map { try GIFPalette.index(pixels, maximumColors: $0) }
+        var data = try LibPNG.encode(
+            pixels, keepsAlpha: pixels.hasAlpha, compressionLevel: Self.compressionLevel, interlaced: options.progressive,
+            palette: palette)
+        if let metadata = image.metadata {
+            data = MetadataEmbedding.png(data, exif: MetadataEmbedding.exif(for: image), xmp: metadata.xmp)
+        }
         return image.iccProfile.map { ICCEmbedding.png(data, profile: $0) } ?? data
     }
 }

@@ -50,14 +50,19 @@ public struct TIFFCoder: ImageCoding {
         )
     }
 
-    /// TIFF is not written.
+    /// Whether `format` is TIFF.
     public func canEncode(to format: ImageFormat) -> Bool {
-        false
+        format == .tiff
     }
 
-    /// Always throws: this coder does not encode.
+    /// Encodes the first frame as a single-page TIFF; see the type's documentation.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodingOptions) throws -> Data {
-        throw ImageCodingError(.encodingFailed, format: format, "TIFFCoder does not encode")
+        guard format == .tiff else {
+            throw ImageCodingError(.unsupportedFormat, format: format, "TIFFCoder encodes only TIFF")
+        }
+        return try LibTIFF.encode(
+            image.pixels, orientation: image.orientation, quality: options.qualityPercent, lossless: options.lossless,
+            profile: image.iccProfile, xmp: image.metadata?.xmp)
     }
 
     /// Whether the first directory, up to its link to the next one, lies inside the data (libtiff takes a

@@ -70,15 +70,18 @@ public struct WebPCoder: ImageCoding {
         guard format == .webp else {
             throw ImageCodingError(.encodingFailed, format: format, "WebPCoder writes only WebP, not \(format.displayName)")
         }
-        var data = if image.frames.count > 1, !options.firstFrameOnly {
+        let data = if image.frames.count > 1, !options.firstFrameOnly {
             try WebPAnimationCodec.encode(image.frames, loopCount: image.loopCount, options: options)
         } else {
             try WebPStillCodec.encode(image.pixels, options: options)
         }
-        if image.orientation != .up {
-            data = try WebPStillCodec.addingEXIF(WebPContainer.exifOrientationBlock(image.orientation), to: data)
-        }
-        return data
+        let exif = MetadataEmbedding.exif(for: image)
+            ?? (image.orientation != .up ? Data(WebPContainer.exifOrientationBlock(image.orientation)) : nil)
+        var chunks: [(type: String, payload: Data)] = []
+        if let profile = image.iccProfile { chunks.append(("ICCP", profile)) }
+        if let exif { chunks.append(("EXIF", exif)) }
+        if let xmp = image.metadata?.xmp { chunks.append(("XMP ", xmp)) }
+        return try WebPStillCodec.addingChunks(chunks, to: data)
     }
 
     /// Reads the RIFF container and checks a `VP8X` canvas against the pixel limit, before libwebp sees the data.

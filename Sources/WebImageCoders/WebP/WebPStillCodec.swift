@@ -130,14 +130,14 @@ extension WebPStillCodec {
         return Data(bytes: memory, count: writer.size)
     }
 
-    /// An encoder configuration: the default preset at `qualityPercent`, method 4, lossless when asked
+    /// An encoder configuration: the default preset at `qualityPercent`, method 4 (or `effort` on 0–6), lossless when asked
     /// (then with `exact`, so colours under fully transparent pixels survive).
     static func makeConfig(_ options: ImageEncodingOptions) throws(ImageCodingError) -> WebPConfig {
         var config = WebPConfig()
         guard WebPConfigPreset(&config, WEBP_PRESET_DEFAULT, Float(options.qualityPercent)) != 0 else {
             throw ImageCodingError(.encodingFailed, format: .webp, "libwebp rejected the encoder configuration (ABI mismatch)")
         }
-        config.method = 4
+        config.method = Int32(options.effort(in: 0...6) ?? 4)
         config.lossless = options.lossless ? 1 : 0
         config.exact = options.lossless ? 1 : 0
         config.thread_level = 1
@@ -181,24 +181,29 @@ extension WebPStillCodec {
         return picture
     }
 
-    /// Returns `data` (a complete WebP file) with an `EXIF` chunk holding `exif` added through WebPMux.
-    static func addingEXIF(_ exif: [UInt8], to data: Data) throws(ImageCodingError) -> Data {
+    /// Returns `data` (a complete WebP file) with `chunks` (`ICCP`, `EXIF` or `XMP `, each a type and its
+    /// payload) added through WebPMux, which writes the extended (`VP8X`) header with the matching flags.
+    static func addingChunks(_ chunks: [(type: String, payload: Data)], to data: Data) throws(ImageCodingError) -> Data {
+        guard !chunks.isEmpty else { return data }
         let assembled: Data? = data.withUnsafeBytes { raw in
-            exif.withUnsafeBufferPointer { exifBytes in
-                var bitstream = WebPData(bytes: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), size: raw.count)
-                guard let mux = WebPMuxCreate(&bitstream, 0) else { return nil }
-                defer { WebPMuxDelete(mux) }
-                var chunk = WebPData(bytes: exifBytes.baseAddress, size: exifBytes.count)
-                guard WebPMuxSetChunk(mux, "EXIF", &chunk, 1) == WEBP_MUX_OK else { return nil }
-                var output = WebPData()
-                WebPDataInit(&output)
-                defer { WebPDataClear(&output) }
-                guard WebPMuxAssemble(mux, &output) == WEBP_MUX_OK, let bytes = output.bytes else { return nil }
-                return Data(bytes: bytes, count: output.size)
+            var bitstream = WebPData(bytes: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), size: raw.count)
+            guard let mux = WebPMuxCreate(&bitstream, 0) else { return nil }
+            defer { WebPMuxDelete(mux) }
+            for (type, payload) in chunks {
+                let added = payload.withUnsafeBytes { bytes in
+                    var chunk = WebPData(bytes: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), size: bytes.count)
+                    return WebPMuxSetChunk(mux, type, &chunk, 1) == WEBP_MUX_OK // 1: the mux copies the payload
+                }
+                guard added else { return nil }
             }
+            var output = WebPData()
+            WebPDataInit(&output)
+            defer { WebPDataClear(&output) }
+            guard WebPMuxAssemble(mux, &output) == WEBP_MUX_OK, let bytes = output.bytes else { return nil }
+            return Data(bytes: bytes, count: output.size)
         }
         guard let assembled else {
-            throw ImageCodingError(.encodingFailed, format: .webp, "libwebp's muxer could not add the EXIF orientation chunk")
+            throw ImageCodingError(.encodingFailed, format: .webp, "libwebp's muxer could not add the metadata chunks")
         }
         return assembled
     }

@@ -65,6 +65,9 @@ public struct ImageDecodingOptions: Hashable, Sendable {
     /// one (HEIC `thmb` items; the largest when there are several): the thumbnail is then the image, and
     /// ``thumbnailPixelSize`` applies to it. An image server's `enforce_thumbnail`. Other formats ignore it.
     public var prefersEmbeddedThumbnail: Bool
+    /// Keep the file's EXIF, XMP and IPTC blocks in ``Image/metadata`` (JPEG, PNG, WebP, AVIF, HEIC).
+    /// Off by default: most callers only show the pixels, and metadata may carry location and names.
+    public var keepsMetadata: Bool
 
     /// Creates options; the defaults decode every frame, keep the stored orientation, convert to sRGB and allow 100 megapixels.
     public init(
@@ -80,7 +83,8 @@ public struct ImageDecodingOptions: Hashable, Sendable {
         scaleDownLimitBytes: Int? = nil,
         keepsData: Bool = false,
         keepsColorProfile: Bool = false,
-        prefersEmbeddedThumbnail: Bool = false
+        prefersEmbeddedThumbnail: Bool = false,
+        keepsMetadata: Bool = false
     ) {
         self.firstFrameOnly = firstFrameOnly
         self.scale = scale
@@ -95,6 +99,7 @@ public struct ImageDecodingOptions: Hashable, Sendable {
         self.keepsData = keepsData
         self.keepsColorProfile = keepsColorProfile
         self.prefersEmbeddedThumbnail = prefersEmbeddedThumbnail
+        self.keepsMetadata = keepsMetadata
     }
 }
 
@@ -148,7 +153,7 @@ extension ImageDecodingOptions {
 
     /// Builds the ``Image`` a decoder returns, applying the options every decoder shares: the
     /// thumbnail and scale-down size (resampling frames that are still larger), ``scale``,
-    /// ``applyOrientation`` and ``keepsData``.
+    /// ``applyOrientation``, ``keepsData`` and ``keepsMetadata`` (the blocks read from `data`).
     ///
     /// `sourceSize` is the size stored in the file, when a decoder already shrank while decoding
     /// (JPEG DCT scaling, WebP scaled decode): the target is computed from it, so the result is the
@@ -164,7 +169,8 @@ extension ImageDecodingOptions {
         }
         let image = Image(
             frames: frames, format: format, scale: scale ?? 1, orientation: orientation,
-            loopCount: loopCount, data: keepsData ? data : nil
+            loopCount: loopCount, data: keepsData ? data : nil,
+            metadata: keepsMetadata ? ImageMetadata(reading: data, format: format) : nil
         )
         return applyOrientation ? image.normalizedOrientation() : image
     }

@@ -29,6 +29,9 @@ public final class Image: Sendable {
     /// ``ImageDecodingOptions/keepsColorProfile`` they keep the original pixels and hand the embedded
     /// profile here instead. Encoders that can embed a profile (JPEG, PNG) write it into their output.
     public let iccProfile: Data?
+    /// The EXIF, XMP and IPTC blocks of the source file, when the decoder was asked to keep them
+    /// (``ImageDecodingOptions/keepsMetadata``); encoders write them back where their format can.
+    public let metadata: ImageMetadata?
 
     /// Creates an image from frames; `frames` must not be empty and all frames must have one size.
     public init(
@@ -38,7 +41,8 @@ public final class Image: Sendable {
         orientation: ImageOrientation = .up,
         loopCount: Int = 0,
         data: Data? = nil,
-        iccProfile: Data? = nil
+        iccProfile: Data? = nil,
+        metadata: ImageMetadata? = nil
     ) {
         precondition(!frames.isEmpty, "Image needs at least one frame")
         precondition(frames.allSatisfy { $0.pixels.size == frames[0].pixels.size }, "Image frames must share one size")
@@ -49,6 +53,7 @@ public final class Image: Sendable {
         self.loopCount = loopCount
         self.data = data
         self.iccProfile = iccProfile
+        self.metadata = metadata?.isEmpty == false ? metadata : nil
     }
 
     /// Creates a still image from one pixel buffer.
@@ -58,11 +63,12 @@ public final class Image: Sendable {
         scale: Double = 1,
         orientation: ImageOrientation = .up,
         data: Data? = nil,
-        iccProfile: Data? = nil
+        iccProfile: Data? = nil,
+        metadata: ImageMetadata? = nil
     ) {
         self.init(
             frames: [ImageFrame(pixels: pixels)], format: format, scale: scale, orientation: orientation, data: data,
-            iccProfile: iccProfile
+            iccProfile: iccProfile, metadata: metadata
         )
     }
 
@@ -91,7 +97,8 @@ public final class Image: Sendable {
         orientation: ImageOrientation? = nil,
         loopCount: Int? = nil,
         data: Data?? = nil,
-        iccProfile: Data?? = nil
+        iccProfile: Data?? = nil,
+        metadata: ImageMetadata?? = nil
     ) -> Image {
         Image(
             frames: frames,
@@ -100,7 +107,8 @@ public final class Image: Sendable {
             orientation: orientation ?? self.orientation,
             loopCount: loopCount ?? self.loopCount,
             data: data ?? self.data,
-            iccProfile: iccProfile ?? self.iccProfile
+            iccProfile: iccProfile ?? self.iccProfile,
+            metadata: metadata ?? self.metadata
         )
     }
 }

@@ -20,7 +20,7 @@ extension ImageTransforming {
     public func transform(_ image: Image) throws -> Image {
         let transformed = try image.frames.map { ImageFrame(pixels: try transform(pixels: $0.pixels), duration: $0.duration) }
         return Image(frames: transformed, format: image.format, scale: image.scale, orientation: image.orientation,
-                     loopCount: image.loopCount, data: nil, iccProfile: image.iccProfile)
+                     loopCount: image.loopCount, data: nil, iccProfile: image.iccProfile, metadata: image.metadata)
     }
 
     /// Transforms every frame (`allFrames`), or turns an animation into its transformed first frame.
@@ -34,7 +34,7 @@ extension Image {
     /// The first frame as a still image, keeping format, scale and orientation.
     public var firstFrame: Image {
         guard isAnimated else { return self }
-        return Image(pixels: pixels, format: format, scale: scale, orientation: orientation, iccProfile: iccProfile)
+        return Image(pixels: pixels, format: format, scale: scale, orientation: orientation, iccProfile: iccProfile, metadata: metadata)
     }
 }
 

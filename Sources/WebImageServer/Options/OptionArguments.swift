@@ -107,7 +107,7 @@ enum OptionArguments {
         if OutputFormat.knownButUnsupported.contains(value) {
             throw ImgproxyURLError(
                 .unsupportedFormat, option: option,
-                message: "unsupported format '\(ImgproxyURLError.quoted(value))' for option '\(option)': this server produces jpg, png, gif, webp and avif"
+                message: "unsupported format '\(ImgproxyURLError.quoted(value))' for option '\(option)': this server produces jpg, png, gif, webp, avif, heic, jxl, tiff, bmp and ico"
             )
         }
         throw .invalidArgument(option, "'\(ImgproxyURLError.quoted(value))' is not an image format")

@@ -12,9 +12,19 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
     case webp
     /// AVIF, sequences included.
     case avif
+    /// HEIC (HEVC in HEIF), still.
+    case heic
+    /// JPEG XL, animated or not.
+    case jxl
+    /// TIFF, one page: JPEG-compressed when opaque, Deflate with alpha.
+    case tiff
+    /// BMP, uncompressed.
+    case bmp
+    /// ICO with one PNG entry, at most 256×256.
+    case ico
 
     /// The formats imgproxy knows but this server cannot encode: named in the error rather than called unknown.
-    static let knownButUnsupported: Set<String> = ["bmp", "ico", "svg", "heic", "tiff", "tif", "jxl", "pdf", "mp4", "best"]
+    static let knownButUnsupported: Set<String> = ["svg", "tif", "pdf", "mp4", "best"]
 
     /// Parses an imgproxy extension name (case-sensitive, as imgproxy is); `jpeg` is ``jpeg`` too.
     init?(extension name: String) {
@@ -35,6 +45,11 @@ extension OutputFormat {
         case .gif: .gif
         case .webp: .webp
         case .avif: .avif
+        case .heic: .heic
+        case .jxl: .jpegXL
+        case .tiff: .tiff
+        case .bmp: .bmp
+        case .ico: .ico
         }
     }
 }

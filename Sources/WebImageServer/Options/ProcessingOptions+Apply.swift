@@ -135,6 +135,12 @@ extension ProcessingOptions {
         case "strip_metadata", "sm":
             try OptionArguments.expectCount(option, 1...1)
             stripMetadata = try OptionArguments.bool(arguments[0], option: name)
+        case "keep_copyright", "kcr":
+            try OptionArguments.expectCount(option, 1...1)
+            keepCopyright = try OptionArguments.bool(arguments[0], option: name)
+        case "strip_color_profile", "scp":
+            try OptionArguments.expectCount(option, 1...1)
+            stripColorProfile = try OptionArguments.bool(arguments[0], option: name)
         case "cachebuster", "cb":
             try OptionArguments.expectCount(option, 1...1)
             cacheBuster = arguments[0]

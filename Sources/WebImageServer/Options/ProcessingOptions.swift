@@ -52,8 +52,12 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var autoRotate: Bool?
     /// The colour that fills transparent areas and extensions; nil leaves the background alone.
     public var background: RGBColor?
-    /// Whether metadata (EXIF, XMP, …) is removed from the result; nil for the server's default.
+    /// Whether metadata (EXIF, XMP, IPTC) is removed from the result; nil for the server's default.
     public var stripMetadata: Bool?
+    /// Whether the EXIF Artist and Copyright fields stay when metadata is removed; nil for the server's default.
+    public var keepCopyright: Bool?
+    /// Whether the colours are converted to sRGB and the ICC profile removed; nil for the server's default.
+    public var stripColorProfile: Bool?
     /// A string that changes the URL (and so every cache key) without changing the processing.
     public var cacheBuster: String?
     /// The file name for `Content-Disposition`, already decoded; nil takes it from the source URL.

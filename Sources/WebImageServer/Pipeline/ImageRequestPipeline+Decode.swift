@@ -6,9 +6,11 @@ extension ImageRequestPipeline {
     /// Step "decode with shrink-on-load": on the processing threads, upright unless `ar:0`, the first frame only
     /// when the result cannot be animated (or one frame is the most allowed), and at the smallest size the
     /// transform still needs (``ProcessingOptions/shrinkOnLoad``): a JPEG decodes at a DCT scale, a PNG or WebP as
-    /// it is read; a HEIC's embedded thumbnail replaces the image with `enforce_thumbnail`. The header's size is checked against the source pixel limit before any pixel is decoded, and an
-    /// animation against the animation limits (``AnimationLimits``); over a limit, 422. The URL's security options
-    /// can lower each limit.
+    /// it is read; a HEIC's embedded thumbnail replaces the image with `enforce_thumbnail`. The header's size is
+    /// checked against the source pixel limit before any pixel is decoded, and an animation against the animation
+    /// limits (``AnimationLimits``); over a limit, 422. The URL's security options can lower each limit. The
+    /// metadata blocks and the colour profile are kept when the result may carry them
+    /// (``withResultMetadata(_:source:as:_:)``).
     func decode(_ data: Data, _ job: ImageJob) async throws(ServerError) -> Image {
         let requested = job.options.securityLimits
         let maximumPixelCount = min(configuration.maximumSourcePixelCount, requested.maximumSourcePixelCount.flatMap { $0 > 0 ? $0 : nil } ?? .max)
@@ -22,6 +24,8 @@ extension ImageRequestPipeline {
         options.applyOrientation = job.options.autoRotate ?? configuration.autoRotate
         options.prefersEmbeddedThumbnail = job.options.enforceThumbnail ?? configuration.enforceThumbnail
         options.firstFrameOnly = !job.keepsAnimation || animation.maximumFrames == 1
+        options.keepsMetadata = needsSourceMetadata(job)
+        options.keepsColorProfile = !stripsColorProfile(job)
         if configuration.shrinksOnLoad, let shrink = job.options.shrinkOnLoad {
             options.thumbnailPixelSize = shrink.size
             options.thumbnailMode = shrink.mode

@@ -8,8 +8,8 @@ import WebImageKit
 /// each throws a ``ServerError`` that Hummingbird renders.
 ///
 /// authorize → parse (the result key made once, in the ``ImageJob``) → result cache → not modified? → shared
-/// work → admission → source → unprocessed? → decode with shrink-on-load → transform → encode → store → respond;
-/// when the source or its decoding fails, the configured fallback image instead (``fallback(for:_:)``).
+/// work → admission → source → unprocessed? → decode with shrink-on-load → transform → metadata → encode → store →
+/// respond; when the source or its decoding fails, the configured fallback image instead (``fallback(for:_:)``).
 struct ImageRequestPipeline: Sendable {
     let signature: URLSignatureVerifier
     let parser: ImgproxyURLParser
@@ -89,10 +89,11 @@ struct ImageRequestPipeline: Sendable {
         return respond(processed, job, conditions: conditions)
     }
 
-    /// Steps "output format", "transform" and "encode": `decoded` as the job asks, encoded.
+    /// Steps "output format", "transform", "metadata" and "encode": `decoded` as the job asks, encoded.
     func render(_ decoded: Image, _ job: ImageJob) async throws(ServerError) -> (Data, ImageFormat) {
         let format = outputFormat(for: decoded, job)
-        let image = try await transform(decoded, job, format: format)
+        let transformed = try await transform(decoded, job, format: format)
+        let image = withResultMetadata(transformed, source: decoded, as: format, job)
         return (try await encode(image, as: format, job), format)
     }
 

@@ -122,6 +122,8 @@ public struct ImageServerConfiguration: Sendable {
     /// Whether the thumbnail embedded in a HEIC source is decoded instead of the main image when the URL does not
     /// say (`enforce_thumbnail`, imgproxy's `IMGPROXY_ENFORCE_THUMBNAIL`); default false.
     public var enforceThumbnail: Bool
+    /// What results keep of their source's metadata and how the encoders work; imgproxy's defaults.
+    public var encoding: Encoding
     /// The longest side a result may have, in pixels (imgproxy's `IMGPROXY_MAX_RESULT_DIMENSION`); nil: only
     /// ``maximumResultPixelCount``.
     public var maximumResultDimension: Int?
@@ -241,6 +243,7 @@ public struct ImageServerConfiguration: Sendable {
         self.formatQuality = [.avif: 65]
         self.autoRotate = true
         self.enforceThumbnail = false
+        self.encoding = Encoding()
         self.maximumResultDimension = nil
         self.userAgent = nil
         self.skipProcessingFormats = []

@@ -18,13 +18,12 @@ package struct ConversionSettings: Sendable {
     /// What happens to the input's metadata.
     package var metadata = MetadataPolicy.keep
 
-    /// What `convert` does with metadata. The library writes one piece of it, the EXIF orientation (JPEG
-    /// and AVIF, when the pixels are kept as stored with `--no-auto-orient`); ICC profiles, EXIF camera and
-    /// date, and XMP are never written.
+    /// What `convert` does with metadata.
     package enum MetadataPolicy: Sendable {
-        /// Keep what the library can write (the default).
+        /// Keep only the EXIF orientation, when the pixels are kept as stored with `--no-auto-orient` (the default).
         case keep
-        /// Keep what the library can write, and say on standard error what the input had that it cannot.
+        /// Keep the input's EXIF, XMP, IPTC and ICC profile where the output format holds them (the EXIF
+        /// orientation rewritten to match the pixels), and say on standard error what it cannot hold.
         case keepAndReport
         /// Write no metadata: not even the orientation tag.
         case strip
@@ -57,28 +56,40 @@ package struct ImageConversion {
         if settings.metadata == .strip, image.orientation != .up {
             image = Image(frames: image.frames, format: image.format, scale: image.scale, loopCount: image.loopCount)
         }
+        if settings.metadata == .keepAndReport {
+            image = image.with(iccProfile: .some(decoded.iccProfile), metadata: .some(decoded.metadata))
+            if !Self.profileFormats.contains(format) { image = image.convertedToSRGB() }
+        }
         self.image = image
-        self.notes = notes + (settings.metadata == .keepAndReport ? Self.uncarriedMetadata(in: input) : [])
+        self.notes = notes + (settings.metadata == .keepAndReport ? Self.uncarriedMetadata(of: decoded, in: input, as: format) : [])
         data = try coders.encode(image, as: format, options: settings.encoding)
     }
 
-    /// A note naming the metadata of `input` that no encoder writes (ICC profile, EXIF camera and date).
-    static func uncarriedMetadata(in input: Data) -> [String] {
-        let details = ImageDetails(input, format: ImageFormat(detecting: input))
+    /// The formats whose encoders embed an ICC profile.
+    static let profileFormats: Set<ImageFormat> = [.jpeg, .png, .webp, .avif, .tiff]
+    /// The blocks each format's encoder writes.
+    static let exifFormats: Set<ImageFormat> = [.jpeg, .png, .webp, .avif, .heic]
+    static let xmpFormats: Set<ImageFormat> = [.jpeg, .png, .webp, .avif, .heic, .tiff]
+
+    /// A note naming the metadata of `decoded` (read from `input`) that `format` cannot hold, so it is not kept.
+    static func uncarriedMetadata(of decoded: Image, in input: Data, as format: ImageFormat) -> [String] {
         var lost: [String] = []
-        if let profile = details.colourProfile, profile != "sRGB" { lost.append("the colour profile \(profile)") }
-        if let camera = details.exif?.camera { lost.append("the camera (\(camera))") }
-        if let taken = details.exif?.taken { lost.append("the date taken (\(taken))") }
+        if decoded.iccProfile != nil, !profileFormats.contains(format) {
+            let name = ImageDetails(input, format: ImageFormat(detecting: input)).colourProfile ?? "embedded"
+            lost.append("the colour profile \(name) (the pixels were converted to sRGB)")
+        }
+        if decoded.metadata?.exif != nil, !exifFormats.contains(format) { lost.append("EXIF") }
+        if decoded.metadata?.xmp != nil, !xmpFormats.contains(format) { lost.append("XMP") }
+        if decoded.metadata?.iptc != nil, format != .jpeg { lost.append("IPTC") }
         guard !lost.isEmpty else { return [] }
-        return ["has metadata WebImageKit cannot write, so it is not kept: " + lost.joined(separator: ", ")
-                + "; only the orientation is carried over"]
+        return ["has metadata \(format.displayName) cannot hold, so it is not kept: " + lost.joined(separator: ", ")]
     }
 
     /// Throws unless `format` can be written with these settings.
     package static func checkWritable(_ format: ImageFormat, settings: ConversionSettings, coders: ImageCodersManager = .shared) throws(ToolError) {
         guard format != .unknown, coders.canEncode(to: format) else {
             throw ToolError(nil, "cannot write \(format == .unknown ? "this format" : format.displayName)",
-                            remedy: "use jpg, png, gif, webp, avif, jxl or heic")
+                            remedy: "use jpg, png, gif, webp, avif, jxl, heic, tiff, bmp or ico")
         }
         if settings.encoding.lossless, !format.acceptsLossless {
             throw ToolError(nil, "\(format.displayName) has no lossless mode", remedy: "drop --lossless, or write png, webp, avif or jxl")
@@ -95,6 +106,8 @@ package struct ImageConversion {
               source.frameCount > 1 else {
             var decoding = settings.decodingFoldingLeadingResize
             decoding.firstFrameOnly = oneFrame
+            decoding.keepsMetadata = settings.metadata == .keepAndReport
+            decoding.keepsColorProfile = settings.metadata == .keepAndReport
             let image = try coders.decode(input, options: decoding)
             if let frame = settings.frame, frame > 1 {
                 throw ToolError(nil, "is a still image, it has no frame \(frame)", remedy: "leave out --frame")
