@@ -90,7 +90,7 @@ import WebImageTestSupport
         }
     }
 
-    @Test func acceptNegotiationPrefersAVIFAndHonoursQualityZero() {
+    @Test func acceptNegotiationPrefersJXLThenAVIFAndHonoursQualityZero() throws {
         var configuration = ImageServerConfiguration()
         (configuration.autoAVIF, configuration.autoWebP) = (true, true)
         let both = AcceptNegotiation(configuration)
@@ -99,6 +99,11 @@ import WebImageTestSupport
         #expect(both.format(accept: "*/*", asked: nil) == nil)
         #expect(both.format(accept: "image/webp", asked: .png) == nil)
         #expect(AcceptNegotiation(ImageServerConfiguration()).format(accept: "image/webp", asked: nil) == nil)
+        var jxl = ImageServerConfiguration()
+        (jxl.autoJXL, jxl.enforceAVIF) = (true, true)
+        #expect(AcceptNegotiation(jxl).format(accept: "image/jxl,image/avif", asked: nil) == .jxl)
+        #expect(AcceptNegotiation(jxl).format(accept: "image/jxl,image/avif", asked: .png) == .avif)
+        #expect(try ServerSettings(environment: ["IMGPROXY_ENFORCE_JXL": "1"]).configuration().enforceJXL)
     }
 
     @Test func anEnforcedFormatReplacesTheURLsFormatWhenAccepted() async throws {

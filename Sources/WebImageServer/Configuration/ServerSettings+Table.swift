@@ -160,6 +160,12 @@ extension ServerSettings {
         ServerSetting(name: "enable-client-hints", imgproxy: ["ENABLE_CLIENT_HINTS"], apply: { value, draft throws(ServerSettingsError) in
             draft.configuration.usesClientHints = try value.flag()
         }, current: { "\($0.configuration.usesClientHints)" }),
+        ServerSetting(name: "auto-jxl", imgproxy: ["AUTO_JXL"], apply: { value, draft throws(ServerSettingsError) in
+            draft.configuration.autoJXL = try value.flag()
+        }, current: { "\($0.configuration.autoJXL)" }),
+        ServerSetting(name: "enforce-jxl", imgproxy: ["ENFORCE_JXL"], apply: { value, draft throws(ServerSettingsError) in
+            draft.configuration.enforceJXL = try value.flag()
+        }, current: { "\($0.configuration.enforceJXL)" }),
         ServerSetting(name: "enforce-webp", imgproxy: ["ENFORCE_WEBP"], apply: { value, draft throws(ServerSettingsError) in
             draft.configuration.enforceWebP = try value.flag()
         }, current: { "\($0.configuration.enforceWebP)" }),

@@ -2,7 +2,8 @@ import Foundation
 import WebImageCore
 
 /// The output format an `Accept` header chooses, as imgproxy's `AUTO_*` and `ENFORCE_*` settings say: an automatic
-/// format is used when the URL names none, an enforced one even when it names another; AVIF comes before WebP.
+/// format is used when the URL names none, an enforced one even when it names another; JPEG XL comes first, then
+/// AVIF, then WebP, as in imgproxy.
 /// `image/avif;q=0` refuses a type, as HTTP says; `*/*` is not taken as AVIF or WebP, as imgproxy does.
 struct AcceptNegotiation: Sendable {
     /// The formats used for URLs without a format when accepted, in order of preference.
@@ -13,7 +14,8 @@ struct AcceptNegotiation: Sendable {
     /// The negotiation of `configuration`.
     init(_ configuration: ImageServerConfiguration) {
         let order: [(OutputFormat, automatic: Bool, enforced: Bool)] = [
-            (.avif, configuration.autoAVIF, configuration.enforceAVIF), (.webp, configuration.autoWebP, configuration.enforceWebP),
+            (.jxl, configuration.autoJXL, configuration.enforceJXL), (.avif, configuration.autoAVIF, configuration.enforceAVIF),
+            (.webp, configuration.autoWebP, configuration.enforceWebP),
         ]
         enforced = order.filter(\.enforced).map(\.0)
         automatic = order.filter { $0.automatic || $0.enforced }.map(\.0)

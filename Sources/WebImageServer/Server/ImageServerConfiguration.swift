@@ -77,6 +77,12 @@ public struct ImageServerConfiguration: Sendable {
     public var autoAVIF: Bool
     /// The encoder quality when the URL sets none (imgproxy's default, 80).
     public var defaultQuality: Int
+    /// Whether a request without a format whose `Accept` allows JPEG XL gets JPEG XL (`IMGPROXY_AUTO_JXL`; preferred
+    /// to AVIF and WebP, as in imgproxy).
+    public var autoJXL: Bool
+    /// Whether a client whose `Accept` allows JPEG XL gets it even when the URL names another format
+    /// (`IMGPROXY_ENFORCE_JXL`; implies ``autoJXL``).
+    public var enforceJXL: Bool
     /// Whether a client whose `Accept` allows WebP gets WebP even when the URL names another format
     /// (`IMGPROXY_ENFORCE_WEBP`; implies ``autoWebP``).
     public var enforceWebP: Bool
@@ -226,6 +232,8 @@ public struct ImageServerConfiguration: Sendable {
         self.autoAVIF = false
         self.usesClientHints = false
         self.enforceWebP = false
+        self.autoJXL = false
+        self.enforceJXL = false
         self.enforceAVIF = false
         self.preferredFormats = [.jpeg, .png, .gif, .webp, .avif]
         self.urlReplacements = []
