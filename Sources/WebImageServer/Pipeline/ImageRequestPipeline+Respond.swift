@@ -15,22 +15,15 @@ extension ImageRequestPipeline {
         if isNotModified(processed, conditions) {
             return notModified(etag: processed.etag, job)
         }
-        var headers: HTTPFields = [
-            .contentType: processed.format.mimeType,
-            .contentLength: "\(processed.data.count)",
-            .cacheControl: "public, max-age=\(configuration.maxAge)",
-            .contentDisposition: ContentDisposition.value(
-                options: job.options, attachment: configuration.returnsAttachment, sourcePath: job.sourcePath, format: processed.format),
-        ]
+        var headers = imageHeaders(processed, job, maxAge: configuration.maxAge)
         if configuration.passesSourceCacheControl, processed.sourceCaching.cacheControl != nil || processed.sourceCaching.expires != nil {
             headers[.cacheControl] = processed.sourceCaching.cacheControl
             headers[.expires] = processed.sourceCaching.expires
         }
         if configuration.sendsETag { headers[.eTag] = processed.etag }
         if configuration.sendsLastModified, let lastModified = processed.lastModified { headers[.lastModified] = lastModified }
-        if !job.vary.isEmpty { headers[.vary] = job.vary.joined(separator: ", ") }
         if configuration.setsCanonicalHeader, let scheme = job.source.scheme, scheme == "http" || scheme == "https" {
-            headers[HTTPField.Name("Link")!] = "<\(job.source.absoluteString)>; rel=\"canonical\""
+            headers[Self.link] = "<\(job.source.absoluteString)>; rel=\"canonical\""
         }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: processed.data)))
     }
@@ -38,15 +31,21 @@ extension ImageRequestPipeline {
     /// The fallback image with its status and the fallback max-age (else the usual one), without validators: it
     /// stands for a source that failed, so no condition is answered with 304 for it.
     private func respondWithFallback(_ processed: ProcessedImage, _ job: ImageJob, status: Int) -> Response {
+        let headers = imageHeaders(processed, job, maxAge: configuration.fallbackImageMaxAge ?? configuration.maxAge)
+        return Response(status: HTTPResponse.Status(code: status), headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: processed.data)))
+    }
+
+    /// The headers of every image response: its type, length, `Cache-Control` with `maxAge`, disposition and `Vary`.
+    private func imageHeaders(_ processed: ProcessedImage, _ job: ImageJob, maxAge: Int) -> HTTPFields {
         var headers: HTTPFields = [
             .contentType: processed.format.mimeType,
             .contentLength: "\(processed.data.count)",
-            .cacheControl: "public, max-age=\(configuration.fallbackImageMaxAge ?? configuration.maxAge)",
+            .cacheControl: "public, max-age=\(maxAge)",
             .contentDisposition: ContentDisposition.value(
                 options: job.options, attachment: configuration.returnsAttachment, sourcePath: job.sourcePath, format: processed.format),
         ]
         if !job.vary.isEmpty { headers[.vary] = job.vary.joined(separator: ", ") }
-        return Response(status: HTTPResponse.Status(code: status), headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: processed.data)))
+        return headers
     }
 
     /// Whether the client's copy is current: by tag when it sends one, else by date (RFC 9110's order).
@@ -56,6 +55,9 @@ extension ImageRequestPipeline {
         }
         return configuration.sendsLastModified && conditions.notModifiedSince(processed.lastModified)
     }
+
+    /// `Link`, for the canonical header.
+    private static let link = HTTPField.Name("Link")!
 
     /// 304 with the tag and the caching headers.
     func notModified(etag: String, _ job: ImageJob) -> Response {
