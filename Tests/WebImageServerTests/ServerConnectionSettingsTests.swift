@@ -53,13 +53,22 @@ import Testing
         #expect(try ServerSettings(environment: ["IMGPROXY_MAX_CLIENTS": "0"]).configuration().maximumClients == 0)
     }
 
-    @Test func theETagBusterChangesEveryKeyAndSoEveryTag() throws {
+    @Test func theETagBusterAndSettingsThatChangeResultsChangeEveryKey() throws {
         let source = try #require(URL(string: "https://example.com/a.jpg"))
         let plain = ImageJob(options: ProcessingOptions(), source: source, sourcePath: "/a.jpg", vary: [])
-        let empty = ImageJob(options: ProcessingOptions(), source: source, sourcePath: "/a.jpg", vary: [], etagBuster: "")
-        let busted = ImageJob(options: ProcessingOptions(), source: source, sourcePath: "/a.jpg", vary: [], etagBuster: "v2")
-        #expect(plain.key == empty.key && plain.key != busted.key)
+        var configuration = ImageServerConfiguration()
+        let before = ImageJob(options: ProcessingOptions(), source: source, sourcePath: "/a.jpg", vary: [], settings: configuration.resultSettings)
+        let again = ImageJob(options: ProcessingOptions(), source: source, sourcePath: "/a.jpg", vary: [], settings: configuration.resultSettings)
+        configuration.etagBuster = "v2"
+        let busted = ImageJob(options: ProcessingOptions(), source: source, sourcePath: "/a.jpg", vary: [], settings: configuration.resultSettings)
+        #expect(before.key == again.key && before.key != busted.key && plain.key != before.key)
         #expect(try ServerSettings(environment: ["IMGPROXY_ETAG_BUSTER": "v2"]).configuration().etagBuster == "v2")
+        for change in [{ (c: inout ImageServerConfiguration) in c.autoRotate = false }, { $0.encoding.stripsMetadata = false },
+                       { $0.defaultQuality = 50 }, { $0.enforceThumbnail = true }] {
+            var changed = ImageServerConfiguration()
+            change(&changed)
+            #expect(changed.resultSettings != ImageServerConfiguration().resultSettings)
+        }
     }
 
     /// A connection to 127.0.0.1:`port` that sends nothing; its descriptor.

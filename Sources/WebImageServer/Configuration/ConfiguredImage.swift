@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Crypto
 public import Foundation
 import NIOCore
 import NIOFoundationCompat
@@ -15,6 +16,8 @@ public import WebImageKit
 public struct ConfiguredImage: Sendable {
     /// The decoded image: one frame, upright.
     public let image: Image
+    /// A digest of the encoded bytes, so that results made with another image have other keys.
+    let fingerprint: String
 
     /// The most bytes a configured image may have: 50 MB.
     public static let maximumBytes = 50_000_000
@@ -27,6 +30,7 @@ public struct ConfiguredImage: Sendable {
         let options = ImageDecodingOptions(
             firstFrameOnly: true, applyOrientation: true, maximumPixelCount: Self.maximumPixelCount,
             maximumSourcePixelCount: Self.maximumPixelCount)
+        fingerprint = SHA256.hash(data: data).prefix(12).map { String(format: "%02x", $0) }.joined()
         do {
             image = try ImageCodersManager.shared.decode(data, options: options)
         } catch {

@@ -18,14 +18,15 @@ struct ImageJob: Sendable {
     /// The result's key: a digest of the source, every option that changes the bytes and the format.
     let key: String
 
-    /// A job; a non-empty `etagBuster` (imgproxy's `IMGPROXY_ETAG_BUSTER`) changes every key, and so every tag.
-    init(options: ProcessingOptions, source: URL, sourcePath: String, vary: [String], etagBuster: String = "") {
+    /// A job; `settings` (``ImageServerConfiguration/resultSettings``: the server settings that change results,
+    /// the ETag buster among them) is part of the key, so that a result made under other settings is not served.
+    init(options: ProcessingOptions, source: URL, sourcePath: String, vary: [String], settings: String = "") {
         self.options = options
         self.source = source
         self.sourcePath = sourcePath
         self.format = options.format?.imageFormat
         self.vary = vary
-        self.key = Self.key(source: source.absoluteString, options: options, buster: etagBuster)
+        self.key = Self.key(source: source.absoluteString, options: options, settings: settings)
     }
 
     /// Whether the result may be animated: a format that keeps animation, or the source's own.
@@ -37,11 +38,11 @@ struct ImageJob: Sendable {
     static let alphaFormats: Set<ImageFormat> = [.png, .gif, .webp, .avif, .heic, .jpegXL, .tiff, .ico]
 
     /// The key of a result: a digest of the source URL and ``ProcessingOptions/pixelKey`` (the format included).
-    static func key(source: String, options: ProcessingOptions, buster: String = "") -> String {
+    static func key(source: String, options: ProcessingOptions, settings: String = "") -> String {
         var hasher = SHA256()
         hasher.update(data: Data(source.utf8))
         hasher.update(data: Data("\n\(options.pixelKey)".utf8))
-        if !buster.isEmpty { hasher.update(data: Data("\n\(buster)".utf8)) }
+        if !settings.isEmpty { hasher.update(data: Data("\n\(settings)".utf8)) }
         return hasher.finalize().map { String(format: "%02x", $0) }.joined()
     }
 }

@@ -95,7 +95,7 @@ extension ImageRequestPipeline {
         }
         var vary = negotiation.variesByAccept(asked: parsed.options.format) ? ["Accept"] : []
         if configuration.usesClientHints { vary += ClientHints.headerNames }
-        return ImageJob(options: options, source: source, sourcePath: sourcePath, vary: vary, etagBuster: configuration.etagBuster)
+        return ImageJob(options: options, source: source, sourcePath: sourcePath, vary: vary, settings: configuration.resultSettings)
     }
 
     /// A `local://` or `s3://` source with its query after `separator` (imgproxy's

@@ -47,3 +47,17 @@ extension ImageServerConfiguration {
         }
     }
 }
+
+extension ImageServerConfiguration {
+    /// The settings that change a result's bytes (orientation, thumbnails, shrink-on-load, qualities, formats,
+    /// encoders, the watermark, animation limits) and the ETag buster, as text: part of every result key, so that
+    /// a restart with other settings does not serve results made under the old ones.
+    var resultSettings: String {
+        let qualities = formatQuality.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue)=\($0.value)" }
+        return [
+            "\(autoRotate)", "\(enforceThumbnail)", "\(shrinksOnLoad)", "\(defaultQuality)", qualities.joined(separator: ","),
+            preferredFormats.map(\.rawValue).joined(separator: ","), "\(encoding)", watermark?.fingerprint ?? "-",
+            "\(watermarkOpacity)", "\(maximumAnimationFrames ?? 0)", "\(maximumAnimationBytes)", etagBuster,
+        ].joined(separator: "|")
+    }
+}
