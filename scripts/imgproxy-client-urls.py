@@ -69,7 +69,8 @@ case("keep_copyright", img.width(100).keep_copyright(True), size=(100, 75))
 case("strip_color_profile", img.width(100).strip_color_profile(True), size=(100, 75))
 case("enforce_thumbnail", img.width(100).enforce_thumbnail(True), size=(100, 75))
 case("quality", img.width(100).quality(50), size=(100, 75))
-for extension, fmt in [("png", "png"), ("webp", "webp"), ("avif", "avif"), ("gif", "gif"), ("jpg", "jpeg")]:
+for extension, fmt in [("png", "png"), ("webp", "webp"), ("avif", "avif"), ("gif", "gif"), ("jpg", "jpeg"),
+                       ("heic", "heic"), ("jxl", "jxl"), ("tiff", "tiff"), ("bmp", "bmp"), ("ico", "ico")]:
     case(f"format {extension}", img.width(100).format(extension), size=(100, 75), fmt=fmt)
 case("raw", img.width(100).raw(True), size=(400, 300))
 case("cachebuster", img.width(100).cachebuster("v2"), size=(100, 75))
@@ -79,6 +80,17 @@ case("max_src_resolution exceeded", img.width(100).max_src_resolution(0.1), stat
 case("max_src_file_size", img.width(100).max_src_file_size(10_000_000), size=(100, 75))
 case("max_animation_frames", img.width(100).max_animation_frames(10), size=(100, 75))
 case("max_animation_frame_resolution", img.width(100).max_animation_frame_resolution(1), size=(100, 75))
+# Options pyimgproxy has no method for (its methods raise NotImplementedError), through its generic add_option.
+case("watermark", img.width(100).add_option("wm", 0.5, "soea", 2, 2, 0.2), size=(100, 75))
+case("watermark replicated", img.width(100).add_option("wm", 1, "re"), size=(100, 75))
+case("format_quality", img.width(100).format("webp").add_option("fq", "webp", 40), size=(100, 75), fmt="webp")
+case("max_bytes", img.width(100).add_option("mb", 2000), size=(100, 75))
+case("skip_processing", img.width(100).add_option("skp", "jpg"), size=(400, 300))
+case("expires in the future", img.width(100).add_option("exp", 4102444800), size=(100, 75))
+case("expires in the past", img.width(100).add_option("exp", 1000000000), status=404)
+case("preset", img.add_option("preset", "small"), size=(50, 38))
+case("flip", img.width(100).add_option("fl", 1, 0), size=(100, 75))
+case("preserve_hdr", img.width(100).add_option("ph", 1), size=(100, 75))
 # imgproxy Pro's options: the open-source imgproxy answers 404 (an unknown option).
 for name, built in [
     ("resizing_algorithm", img.resizing_algorithm("lanczos3")), ("background_alpha", img.background_alpha(0.5)),

@@ -34,9 +34,12 @@ struct ImgproxyClientURLTests {
             let printed = try await S3MotoTests.output(MotoTools.python, [script, base, Self.key, Self.salt])
             let cases = try JSONDecoder().decode([Case].self, from: Data(printed.utf8))
             #expect(cases.count > 60)
+            let watermark = try ImageCodersManager.shared.encode(
+                Image(pixels: PixelBuffer(width: 16, height: 16, fill: RGBA(red: 255, green: 255, blue: 255, alpha: 200))), as: .png, options: .init())
             let environment = [
                 "IMGPROXY_KEY": Self.key, "IMGPROXY_SALT": Self.salt, "IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES": "true",
-                "IMGPROXY_ALLOW_SECURITY_OPTIONS": "true",
+                "IMGPROXY_ALLOW_SECURITY_OPTIONS": "true", "IMGPROXY_PRESETS": "small=w:50",
+                "IMGPROXY_WATERMARK_DATA": watermark.base64EncodedString(),
             ]
             try await S3MotoTests.serve(environment, cache: folder.url) { client in
                 for item in cases {
