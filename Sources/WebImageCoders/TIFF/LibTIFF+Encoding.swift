@@ -95,6 +95,7 @@ final class TIFFOutputFile {
 
     func write(_ buffer: UnsafeRawPointer?, count: Int) -> Int {
         guard let buffer, count >= 0, position <= Self.capacity - count else { return -1 }
+        guard count > 0 else { return 0 }
         let end = position + count
         if end > bytes.count { bytes.append(contentsOf: repeatElement(0, count: end - bytes.count)) }
         bytes.withUnsafeMutableBytes { $0.baseAddress!.advanced(by: position).copyMemory(from: buffer, byteCount: count) }
