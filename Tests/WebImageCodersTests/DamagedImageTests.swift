@@ -192,6 +192,27 @@ import Testing
         #expect(Self.codingError { try PNGCoder().decode(cut, options: Self.strict) }?.code == .truncatedData)
     }
 
+    @Test func pngCutInItsImageDataShrinksOnLoadKeepingTheRowsBeforeTheCut() throws {
+        let pixels = Self.noise(width: 256, height: 256)
+        let clean = try PNGCoder().encode(Image(pixels: pixels), as: .png, options: ImageEncodingOptions())
+        let cut = clean.prefix(clean.count * 2 / 5)
+        let options = ImageDecodingOptions(thumbnailPixelSize: PixelSize(width: 64, height: 64)) // decoded row by row, in bands
+        let reference = try PNGCoder().decode(clean, options: options)
+        let image = try PNGCoder().decode(cut, options: options)
+        #expect(image.pixelSize == PixelSize(width: 64, height: 64))
+        let issue = try #require(image.issues.first)
+        #expect(issue.kind == .truncated)
+        let row = try #require(issue.firstDamagedRow)
+        #expect(row > 16 && row < 32, "cut at 2/5 of the file, damaged from thumbnail row \(row)")
+        // The resampler's kernel (Lanczos 3 at 4:1) reaches 3 rows across the cut; the rows above are the clean thumbnail's.
+        #expect(Self.topRows(image.pixels, row - 3) == Self.topRows(reference.pixels, row - 3))
+        #expect(image.pixels.bytes[(row * 64 * 4)...].allSatisfy { $0 == 0 }, "the rest is transparent")
+        #expect(image.hasAlpha && !reference.hasAlpha)
+        var strict = options
+        strict.strict = true
+        #expect(Self.codingError { try PNGCoder().decode(cut, options: strict) }?.code == .truncatedData)
+    }
+
     @Test func pngWithABrokenRowKeepsTheRowsBeforeIt() throws {
         let (clean, reference) = try Self.cleanPNG()
         let idat = try #require(Self.chunks(clean).first { $0.type == "IDAT" })

@@ -76,7 +76,9 @@ enum LibPNG {
         }
     }
 
-    /// `decoded` with the issues a lenient `decoder` let pass; pixels with transparent rows then say they have alpha.
+    /// `decoded` with the issues a lenient `decoder` let pass. When rows were lost, the pixels from the first lost row
+    /// down are transparent (also after a scale-down, whose resampler was set up for the image as the header describes
+    /// it) and say they have alpha.
     private static func withDamage(of decoder: OpaquePointer, _ decoded: Decoded) -> Decoded {
         var damage = wik_png_damage()
         wik_png_get_damage(decoder, &damage)
@@ -86,11 +88,18 @@ enum LibPNG {
             decoded.issues.append(DecodingIssue(.checksumMismatch, detail: damage.ended_early != 0 ? "CRC error" : detail))
         }
         if damage.ended_early != 0 {
-            let row = damage.first_bad_row >= 0 ? Int(damage.first_bad_row) : nil
-            decoded.issues.append(
-                DecodingIssue(damage.truncated != 0 ? .truncated : .corruptData, firstDamagedRow: row, detail: detail)
-                    .scalingRows(from: decoded.storedSize.height, to: decoded.pixels.height))
-            if row != nil, !decoded.pixels.hasAlpha { decoded.pixels = decoded.pixels.withAlphaFlagFromContent() }
+            let issue = DecodingIssue(
+                damage.truncated != 0 ? .truncated : .corruptData,
+                firstDamagedRow: damage.first_bad_row >= 0 ? Int(damage.first_bad_row) : nil, detail: detail
+            ).scalingRows(from: decoded.storedSize.height, to: decoded.pixels.height)
+            decoded.issues.append(issue)
+            if let row = issue.firstDamagedRow {
+                let pixels = decoded.pixels
+                var bytes = pixels.bytes
+                let start = min(row, pixels.height) * pixels.width * PixelBuffer.bytesPerPixel
+                bytes.replaceSubrange(start..., with: repeatElement(0, count: bytes.count - start))
+                decoded.pixels = PixelBuffer(width: pixels.width, height: pixels.height, hasAlpha: true, bytes: bytes)
+            }
         }
         return decoded
     }

@@ -23,8 +23,8 @@ public struct DecodingIssue: Hashable, Sendable, CustomStringConvertible {
     /// The decoder's own words (libjpeg's warning, libpng's error, …).
     public let detail: String
 
-    /// Creates an issue.
-    public init(_ kind: Kind, firstDamagedRow: Int? = nil, detail: String) {
+    /// Creates an issue (decoders do; callers only read them).
+    package init(_ kind: Kind, firstDamagedRow: Int? = nil, detail: String) {
         self.kind = kind
         self.firstDamagedRow = firstDamagedRow
         self.detail = detail
