@@ -46,16 +46,51 @@ static void wik_jpeg_error_exit(j_common_ptr cinfo) {
     wik_jpeg_fail(cinfo, status, text);
 }
 
+/// Whether libjpeg warning `code` means the data is damaged (rather than, say, an odd JFIF header).
+static int wik_jpeg_is_damage_warning(int code) {
+    switch (code) {
+    case JWRN_JPEG_EOF:
+    case JWRN_HIT_MARKER:
+    case JWRN_MUST_RESYNC:
+    case JWRN_NOT_SEQUENTIAL:
+    case JWRN_EXTRANEOUS_DATA:
+    case JWRN_HUFF_BAD_CODE:
+    case JWRN_ARITH_BAD_CODE:
+    case JWRN_BOGUS_PROGRESSION:
+    case JWRN_TOO_MUCH_DATA:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 /// Warnings are counted, never printed. Running out of data (libjpeg then feeds a fake EOI and
-/// carries on with grey) means the file is cut, so it ends the decode at once as truncated.
+/// carries on with grey) means the file is cut: a strict decode ends at once as truncated (and, with
+/// fail_on_damage, at any other damage warning as corrupt), a lenient
+/// one (error->damage set) records it, like every other damage warning, and carries on as browsers do.
 static void wik_jpeg_emit_message(j_common_ptr cinfo, int msg_level) {
     if (msg_level >= 0) return; // trace messages
     cinfo->err->num_warnings++;
-    if (cinfo->err->msg_code == JWRN_JPEG_EOF) {
-        char text[JMSG_LENGTH_MAX];
-        (*cinfo->err->format_message)(cinfo, text);
-        wik_jpeg_fail(cinfo, WIK_JPEG_TRUNCATED, text);
+    wik_jpeg_error *error = (wik_jpeg_error *)cinfo->err;
+    int code = cinfo->err->msg_code;
+    if (error->damage == NULL) {
+        if (code == JWRN_JPEG_EOF || (error->fail_on_damage && wik_jpeg_is_damage_warning(code))) {
+            char text[JMSG_LENGTH_MAX];
+            (*cinfo->err->format_message)(cinfo, text);
+            wik_jpeg_fail(cinfo, code == JWRN_JPEG_EOF ? WIK_JPEG_TRUNCATED : WIK_JPEG_CORRUPT, text);
+        }
+        return;
     }
+    if (!wik_jpeg_is_damage_warning(code)) return;
+    wik_jpeg_damage *damage = error->damage;
+    if (code == JWRN_JPEG_EOF) damage->truncated = 1;
+    if (damage->found) return;
+    damage->found = 1;
+    damage->row = error->reading_rows && cinfo->is_decompressor
+        ? (int32_t)((j_decompress_ptr)cinfo)->output_scanline : -1;
+    char text[JMSG_LENGTH_MAX];
+    (*cinfo->err->format_message)(cinfo, text);
+    snprintf(damage->message, sizeof damage->message, "%s", text);
 }
 
 static void wik_jpeg_output_message(j_common_ptr cinfo) {
@@ -70,7 +105,20 @@ void wik_jpeg_init_error(wik_jpeg_error *error, char *err, size_t err_len) {
     error->status = WIK_JPEG_OK;
     error->err = err;
     error->err_len = err_len;
+    error->damage = NULL;
+    error->reading_rows = 0;
     if (err != NULL && err_len > 0) err[0] = '\0';
+}
+
+/// Makes the decode lenient when `damage` is not NULL, recording what it lets pass there; strict (every
+/// damage warning fails) when it is NULL.
+static void wik_jpeg_set_damage(wik_jpeg_error *error, wik_jpeg_damage *damage) {
+    error->damage = damage;
+    error->fail_on_damage = damage == NULL;
+    if (damage != NULL) {
+        memset(damage, 0, sizeof *damage);
+        damage->row = -1;
+    }
 }
 // MARK: - Decoding
 
@@ -189,9 +237,10 @@ void wik_jpeg_cmyk_to_rgba(uint8_t *row, uint32_t width) {
 
 int wik_jpeg_decode_rgba(const uint8_t *data, size_t size, int scale_denom,
                          uint8_t *out, size_t out_stride, uint32_t out_width, uint32_t out_height,
-                         size_t max_memory, char *err, size_t err_len) {
+                         size_t max_memory, wik_jpeg_damage *damage, char *err, size_t err_len) {
     wik_jpeg_decoder d;
     wik_jpeg_prepare_decoder(&d, err, err_len);
+    wik_jpeg_set_damage(&d.error, damage);
     if (setjmp(d.error.jump)) {
         jpeg_destroy_decompress(&d.cinfo);
         return d.error.status;
@@ -206,6 +255,7 @@ int wik_jpeg_decode_rgba(const uint8_t *data, size_t size, int scale_denom,
         wik_jpeg_fail((j_common_ptr)&d.cinfo, WIK_JPEG_CORRUPT, text);
     }
     jpeg_start_decompress(&d.cinfo);
+    d.error.reading_rows = 1;
     int cmyk = d.cinfo.out_color_space == JCS_CMYK;
     JSAMPROW rows[WIK_JPEG_ROW_BATCH];
     while (d.cinfo.output_scanline < d.cinfo.output_height) {
@@ -229,9 +279,10 @@ int wik_jpeg_decode_rgba(const uint8_t *data, size_t size, int scale_denom,
 
 int wik_jpeg_decode_cmyk(const uint8_t *data, size_t size, int scale_denom,
                          uint8_t *out, uint32_t out_width, uint32_t out_height,
-                         size_t max_memory, char *err, size_t err_len) {
+                         size_t max_memory, wik_jpeg_damage *damage, char *err, size_t err_len) {
     wik_jpeg_decoder d;
     wik_jpeg_prepare_decoder(&d, err, err_len);
+    wik_jpeg_set_damage(&d.error, damage);
     if (setjmp(d.error.jump)) {
         jpeg_destroy_decompress(&d.cinfo);
         return d.error.status;
@@ -245,6 +296,7 @@ int wik_jpeg_decode_cmyk(const uint8_t *data, size_t size, int scale_denom,
         wik_jpeg_fail((j_common_ptr)&d.cinfo, WIK_JPEG_CORRUPT, "the output size differs from the one allocated");
     }
     jpeg_start_decompress(&d.cinfo);
+    d.error.reading_rows = 1;
     JSAMPROW rows[WIK_JPEG_ROW_BATCH];
     while (d.cinfo.output_scanline < d.cinfo.output_height) {
         JDIMENSION first = d.cinfo.output_scanline;

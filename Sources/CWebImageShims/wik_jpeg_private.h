@@ -8,6 +8,8 @@
 
 #include <jpeglib.h>
 
+#include "wik_jpeg.h"
+
 /// Rows handed to libjpeg per read/write call; more than any row group libjpeg produces at once.
 #define WIK_JPEG_ROW_BATCH 32
 
@@ -17,6 +19,12 @@ typedef struct {
     int status;
     char *err;
     size_t err_len;
+    /// Where a lenient decode records damage warnings; NULL for a strict one (a premature end fails).
+    wik_jpeg_damage *damage;
+    /// 1 while output rows are being read, so a damage warning can name the row.
+    int reading_rows;
+    /// A strict decode (no `damage`): every damage warning fails, not only a premature end.
+    int fail_on_damage;
 } wik_jpeg_error;
 
 /// Installs our handlers: errors longjmp to `error->jump` with their message copied into `err`,

@@ -19,6 +19,8 @@ struct wik_jpeg_stream {
     /// The status of the first failure; later calls return it without touching libjpeg.
     int failed_status;
     int cmyk;
+    /// What a lenient stream let pass.
+    wik_jpeg_damage damage;
 };
 
 /// Points the error manager at this call's message buffer.
@@ -39,8 +41,8 @@ static int wik_stream_failed(wik_jpeg_stream *s) {
 }
 
 wik_jpeg_stream *wik_jpeg_stream_open(const uint8_t *data, size_t size, int scale_num, size_t max_memory,
-                                      int vector_idct, uint32_t *out_width, uint32_t *out_height, int *status,
-                                      char *err, size_t err_len) {
+                                      int vector_idct, int lenient, uint32_t *out_width, uint32_t *out_height,
+                                      int *status, char *err, size_t err_len) {
     *out_width = 0;
     *out_height = 0;
     wik_jpeg_stream *s = calloc(1, sizeof *s);
@@ -50,6 +52,9 @@ wik_jpeg_stream *wik_jpeg_stream_open(const uint8_t *data, size_t size, int scal
         return NULL;
     }
     wik_jpeg_init_error(&s->error, err, err_len);
+    s->damage.row = -1;
+    if (lenient) s->error.damage = &s->damage;
+    else s->error.fail_on_damage = 1;
     s->cinfo.err = &s->error.pub;
     if (setjmp(s->error.jump)) {
         *status = wik_stream_failed(s);
@@ -74,6 +79,7 @@ wik_jpeg_stream *wik_jpeg_stream_open(const uint8_t *data, size_t size, int scal
     jpeg_start_decompress(&s->cinfo);
     if (vector_idct) wik_jpeg_use_vector_idct(&s->cinfo);
     s->cmyk = s->cinfo.out_color_space == JCS_CMYK;
+    s->error.reading_rows = 1;
     *out_width = s->cinfo.output_width;
     *out_height = s->cinfo.output_height;
     *status = WIK_JPEG_OK;
@@ -117,6 +123,10 @@ int wik_jpeg_stream_finish(wik_jpeg_stream *s, char *err, size_t err_len) {
     }
     jpeg_finish_decompress(&s->cinfo);
     return WIK_JPEG_OK;
+}
+
+const wik_jpeg_damage *wik_jpeg_stream_damage(const wik_jpeg_stream *s) {
+    return &s->damage;
 }
 
 void wik_jpeg_stream_free(wik_jpeg_stream *s) {

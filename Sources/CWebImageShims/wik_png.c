@@ -92,9 +92,38 @@ struct wik_png_decoder {
     int header_read;
     int pixels_read;
     int rows_started;         // wik_png_start_rows succeeded: rows are read one call at a time
-    png_uint_32 rows_done;    // rows read so far by wik_png_read_rows
+    png_uint_32 rows_done;    // rows read so far (non-interlaced) by wik_png_read_rows or wik_png_read_rgba
     int failed;               // a row-by-row call failed: libpng's state is no longer usable
+    int lenient;              // wik_png_decoder_set_lenient was called
+    int rows_lost;            // lenient: the data broke at row rows_done; later rows are transparent
+    wik_png_damage damage;    // lenient: what was let pass
 };
+
+/// Records the first thing a lenient decoder lets pass.
+static void wik_png_note_damage(wik_png_decoder *decoder, const char *text) {
+    if (decoder->damage.message[0] == '\0') wik_png_copy_message(decoder->damage.message, sizeof decoder->damage.message, text);
+}
+
+/// After a longjmp in a lenient decode: whether to keep what was decoded (rows before `decoder->rows_done`,
+/// all of them when `rows_complete`) rather than fail. A failed read(2) or allocation always fails, and so
+/// does damage before the first row: there is nothing to show.
+static int wik_png_keeps_partial(wik_png_decoder *decoder, int rows_complete) {
+    if (!decoder->lenient || decoder->read_errno != 0 || decoder->out_of_memory) return 0;
+    if (!rows_complete && decoder->rows_done == 0) return 0;
+    decoder->damage.ended_early = 1;
+    decoder->damage.truncated = decoder->truncated;
+    if (!rows_complete) {
+        decoder->damage.first_bad_row = (int32_t)decoder->rows_done;
+        decoder->rows_lost = 1;
+    }
+    wik_png_note_damage(decoder, decoder->message != NULL && decoder->message[0] != '\0' ? decoder->message : "broken image data");
+    return 1;
+}
+
+/// Clears rows `first` up to `height` (each `row_bytes` wide, `stride` apart) to transparent.
+static void wik_png_clear_rows(uint8_t *pixels, size_t stride, size_t row_bytes, png_uint_32 first, png_uint_32 height) {
+    for (png_uint_32 y = first; y < height; y++) memset(pixels + (size_t)y * stride, 0, row_bytes);
+}
 
 static void wik_png_decoder_error(png_structp png, png_const_charp text) {
     wik_png_decoder *decoder = (wik_png_decoder *)png_get_error_ptr(png);
@@ -105,6 +134,10 @@ static void wik_png_decoder_error(png_structp png, png_const_charp text) {
 static void wik_png_decoder_warning(png_structp png, png_const_charp text) {
     wik_png_decoder *decoder = (wik_png_decoder *)png_get_error_ptr(png);
     wik_png_copy_message(decoder->message, decoder->message_capacity, text);
+    if (decoder->lenient && text != NULL && strstr(text, "CRC error") != NULL) {
+        decoder->damage.checksum_mismatch = 1;
+        wik_png_note_damage(decoder, text);
+    }
 }
 
 // Replaces used-up data with the file's next bytes; 0 at the end of the file or when read(2) fails.
@@ -166,6 +199,7 @@ wik_png_decoder *wik_png_decoder_create(const uint8_t *data, size_t size) {
     decoder->data = data;
     decoder->size = data != NULL ? size : 0;
     decoder->fd = -1;
+    decoder->damage.first_bad_row = -1;
     // Creation errors are caught by libpng itself (it returns NULL), so no setjmp is needed here.
     decoder->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, decoder,
                                           wik_png_decoder_error, wik_png_decoder_warning);
@@ -188,6 +222,15 @@ int wik_png_decoder_read_on_from(wik_png_decoder *decoder, int fd) {
     if (decoder->file_buffer == NULL) return 0;
     decoder->fd = fd;
     return 1;
+}
+
+void wik_png_decoder_set_lenient(wik_png_decoder *decoder) {
+    if (decoder != NULL) decoder->lenient = 1;
+}
+
+void wik_png_get_damage(const wik_png_decoder *decoder, wik_png_damage *damage) {
+    if (decoder == NULL || damage == NULL) return;
+    *damage = decoder->damage;
 }
 
 void wik_png_decoder_destroy(wik_png_decoder *decoder) {
@@ -214,6 +257,12 @@ wik_png_status wik_png_read_header(wik_png_decoder *decoder, wik_png_header *hea
     }
     png_set_read_fn(png, decoder, wik_png_read_data);
     wik_png_configure_reader(png);
+    // Lenient: use chunks whose CRC is wrong, with a warning (recorded as damage), as browsers show them,
+    // and read IDAT data 1 KiB at a time (not 8 KiB), so data cut short loses at most 1 KiB of rows.
+    if (decoder->lenient) {
+        png_set_crc_action(png, PNG_CRC_WARN_USE, PNG_CRC_WARN_USE);
+        png_set_compression_buffer_size(png, 1024);
+    }
     png_read_info(png, info);
 
     png_uint_32 width = 0, height = 0;
@@ -247,17 +296,35 @@ wik_png_status wik_png_read_rgba(wik_png_decoder *decoder, uint8_t *pixels, size
     wik_png_decoder_begin_call(decoder, message, message_capacity);
 
     if (setjmp(png_jmpbuf(png))) {
+        // Lenient: a non-interlaced image keeps the rows before the damage (an interlaced one only damage after its rows).
+        int interlaced = png_get_interlace_type(png, info) != PNG_INTERLACE_NONE;
+        int rows_complete = decoder->rows_done == height;
+        if ((!interlaced || rows_complete) && wik_png_keeps_partial(decoder, rows_complete)) {
+            wik_png_clear_rows(pixels, stride, row_bytes, decoder->rows_done, height);
+            free(decoder->rows);
+            decoder->rows = NULL;
+            return WIK_PNG_OK;
+        }
         return wik_png_decoder_failure(decoder);
     }
     wik_png_set_rgba_transforms(png, info);
-    decoder->rows = malloc((size_t)height * sizeof(png_bytep));
-    if (decoder->rows == NULL) {
-        decoder->out_of_memory = 1;
-        png_error(png, "out of memory for row pointers");
+    if (png_get_interlace_type(png, info) == PNG_INTERLACE_NONE) {
+        // Row by row, counting, so a lenient decode knows which rows it has when the data breaks.
+        for (png_uint_32 y = 0; y < height; y++) {
+            png_read_row(png, pixels + (size_t)y * stride, NULL);
+            decoder->rows_done = y + 1;
+        }
+    } else {
+        decoder->rows = malloc((size_t)height * sizeof(png_bytep));
+        if (decoder->rows == NULL) {
+            decoder->out_of_memory = 1;
+            png_error(png, "out of memory for row pointers");
+        }
+        for (png_uint_32 y = 0; y < height; y++) decoder->rows[y] = pixels + (size_t)y * stride;
+        png_read_image(png, decoder->rows);
+        decoder->rows_done = height;
     }
-    for (png_uint_32 y = 0; y < height; y++) decoder->rows[y] = pixels + (size_t)y * stride;
-    png_read_image(png, decoder->rows);
-    // Read on to IEND, so a file cut after its image data, or missing IEND, fails.
+    // Read on to IEND, so a file cut after its image data, or missing IEND, fails (when strict).
     png_read_end(png, info);
 
     free(decoder->rows);
@@ -291,13 +358,24 @@ wik_png_status wik_png_read_rows(wik_png_decoder *decoder, uint8_t *pixels, size
         return WIK_PNG_INVALID_ARGUMENT;
     }
     wik_png_decoder_begin_call(decoder, message, message_capacity);
+    const size_t row_bytes = (size_t)png_get_image_width(png, info) * 4;
+    // Rows of the call in which the data broke, and of every later call, are transparent.
+    volatile uint32_t first = 0; // the first row of this call not yet read; survives the longjmp
     if (setjmp(png_jmpbuf(png))) {
-        decoder->failed = 1;
-        return wik_png_decoder_failure(decoder);
+        if (!wik_png_keeps_partial(decoder, 0)) {
+            decoder->failed = 1;
+            return wik_png_decoder_failure(decoder);
+        }
+    }
+    if (decoder->rows_lost) {
+        wik_png_clear_rows(pixels, stride, row_bytes, first, count);
+        decoder->rows_done += count - first;
+        return WIK_PNG_OK;
     }
     for (uint32_t y = 0; y < count; y++) {
         png_read_row(png, pixels + (size_t)y * stride, NULL);
         decoder->rows_done++;
+        first = y + 1;
     }
     return WIK_PNG_OK;
 }
@@ -308,11 +386,13 @@ wik_png_status wik_png_finish_rows(wik_png_decoder *decoder, char *message, size
     png_infop info = decoder->info;
     if (decoder->rows_done != png_get_image_height(png, info)) return WIK_PNG_INVALID_ARGUMENT;
     wik_png_decoder_begin_call(decoder, message, message_capacity);
+    if (decoder->rows_lost) return WIK_PNG_OK; // the data broke earlier: nothing after it to read
     if (setjmp(png_jmpbuf(png))) {
+        if (wik_png_keeps_partial(decoder, 1)) return WIK_PNG_OK;
         decoder->failed = 1;
         return wik_png_decoder_failure(decoder);
     }
-    // Read on to IEND, so a file cut after its image data, or missing IEND, fails.
+    // Read on to IEND, so a file cut after its image data, or missing IEND, fails (when strict).
     png_read_end(png, info);
     return WIK_PNG_OK;
 }

@@ -283,4 +283,12 @@ enum LibrarySnippets {
         _ = kept
         _ = copy
     }
+
+    static func example16() async throws {
+        let image = try ImageCodersManager.shared.decode(data, options: ImageDecodingOptions())
+        for issue in image.issues { print(issue) } // e.g. "truncated at row 120: Premature end of JPEG file"
+        let refused = try ImageCodersManager.shared.decode(data, options: ImageDecodingOptions(strict: true)) // throws as before
+        _ = image
+        _ = refused
+    }
 }

@@ -35,7 +35,7 @@ import WebImageCoders
         #expect(image.hasAlpha == (format != .jpeg))
     }
 
-    @Test func everyFixtureDecodesAndEveryTruncationOfItThrows() throws {
+    @Test func everyFixtureDecodesAndEveryTruncationOfItThrowsWhenStrict() throws {
         let files = try Self.fixtureFiles()
         #expect(files.count >= 20)
         for file in files {
@@ -43,7 +43,26 @@ import WebImageCoders
             #expect(throws: Never.self, "\(file.lastPathComponent)") { _ = try ImageCodersManager.shared.decode(data) }
             for cut in truncations(of: data, samples: 24) {
                 #expect(throws: ImageCodingError.self, "\(file.lastPathComponent) cut at \(cut.count)") {
-                    _ = try ImageCodersManager.shared.decode(cut)
+                    _ = try ImageCodersManager.shared.decode(cut, options: ImageDecodingOptions(strict: true))
+                }
+            }
+        }
+    }
+
+    /// Issue 31: leniently, a cut file shows what it has at the size the whole file has, says so, or throws a typed error.
+    @Test func everyTruncationOfAFixtureDecodesAtItsFullSizeWithAnIssueOrThrowsWhenLenient() throws {
+        for file in try Self.fixtureFiles() {
+            let data = try Data(contentsOf: file)
+            let whole = try ImageCodersManager.shared.decode(data)
+            for cut in truncations(of: data, samples: 24) {
+                do {
+                    let image = try ImageCodersManager.shared.decode(cut)
+                    #expect(image.pixelSize == whole.pixelSize, "\(file.lastPathComponent) cut at \(cut.count)")
+                    if [.jpeg, .png, .gif].contains(image.format) {
+                        #expect(!image.issues.isEmpty, "\(file.lastPathComponent) cut at \(cut.count)")
+                    }
+                } catch {
+                    #expect(error is ImageCodingError, "\(file.lastPathComponent) cut at \(cut.count): \(error)")
                 }
             }
         }

@@ -182,16 +182,17 @@ import Testing
         }
     }
 
-    @Test func aFrameWhoseDataEndsEarlyIsTruncatedAndABadCodeIsCorrupt() throws {
+    @Test func aFrameWhoseDataEndsEarlyIsTruncatedAndABadCodeIsCorruptWhenStrict() throws {
         let stored = Self.indices(count: 50, colors: 4, pattern: 0, seed: 5)
+        let strict = ImageDecodingOptions(strict: true)
         // The stream holds 50 indices, the frame needs 8×8 = 64.
         let short = Self.gif(canvas: (8, 8), frame: (0, 0, 8, 8), interlaced: false, minimumCodeSize: 2, storedIndices: stored)
-        let error = #expect(throws: ImageCodingError.self) { try GIFCoder().decode(short) }
+        let error = #expect(throws: ImageCodingError.self) { try GIFCoder().decode(short, options: strict) }
         #expect(error?.code == .truncatedData)
         // Without its end code the same data simply runs out: a defect, not a download cut short.
         let noEnd = Self.gif(canvas: (8, 8), frame: (0, 0, 8, 8), interlaced: false, minimumCodeSize: 2, storedIndices: stored,
                              endCode: false)
-        let ranOut = #expect(throws: ImageCodingError.self) { try GIFCoder().decode(noEnd) }
+        let ranOut = #expect(throws: ImageCodingError.self) { try GIFCoder().decode(noEnd, options: strict) }
         #expect(ranOut?.code == .corruptData)
         var bad = [UInt8](Self.gif(canvas: (2, 2), frame: (0, 0, 2, 2), interlaced: false, minimumCodeSize: 2,
                                    storedIndices: [0, 1, 2, 3]))

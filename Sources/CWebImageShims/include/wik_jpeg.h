@@ -56,18 +56,36 @@ typedef struct {
 int wik_jpeg_read_header(const uint8_t *data, size_t size, int scale_denom,
                          wik_jpeg_info *info, char *err, size_t err_len);
 
+/// What a lenient decode let pass: libjpeg's warnings about damaged data (a premature end, after
+/// which libjpeg inserts an EOI and fills the rest grey; corrupt entropy data it skipped or zeroed).
+/// A strict decode passes NULL instead: a premature end then fails as WIK_JPEG_TRUNCATED, any other damage
+/// warning as WIK_JPEG_CORRUPT.
+typedef struct wik_jpeg_damage {
+    /// 1 once a damage warning was seen.
+    int found;
+    /// 1 when the data ended early (JWRN_JPEG_EOF), 0 for other corrupt data.
+    int truncated;
+    /// The output row being decoded when the first damage was seen; -1 when it came before any row was
+    /// output (a multi-scan or progressive file reads all its data in jpeg_start_decompress).
+    int32_t row;
+    /// libjpeg's text of the first damage warning.
+    char message[200];
+} wik_jpeg_damage;
+
 /// Decodes into 8-bit RGBA (alpha 255) at 1/scale_denom size, straight into `out`
 /// (`out_height` rows of `out_stride` bytes). `out_width`/`out_height` must equal the output size
-/// the header reported. `max_memory` caps libjpeg's working memory in bytes (0: no cap).
+/// the header reported. `max_memory` caps libjpeg's working memory in bytes (0: no cap). With `damage`
+/// (lenient), damaged data decodes as libjpeg fills it in and is recorded there; NULL is strict.
 int wik_jpeg_decode_rgba(const uint8_t *data, size_t size, int scale_denom,
                          uint8_t *out, size_t out_stride, uint32_t out_width, uint32_t out_height,
-                         size_t max_memory, char *err, size_t err_len);
+                         size_t max_memory, wik_jpeg_damage *damage, char *err, size_t err_len);
 
 /// Decodes a CMYK or YCCK JPEG into its CMYK samples as stored (4 bytes a pixel, `out_width` × 4 bytes
-/// a row, Adobe-inverted when the file is), for conversion through the file's ICC profile.
+/// a row, Adobe-inverted when the file is), for conversion through the file's ICC profile. `damage` as
+/// for wik_jpeg_decode_rgba.
 int wik_jpeg_decode_cmyk(const uint8_t *data, size_t size, int scale_denom,
                          uint8_t *out, uint32_t out_width, uint32_t out_height,
-                         size_t max_memory, char *err, size_t err_len);
+                         size_t max_memory, wik_jpeg_damage *damage, char *err, size_t err_len);
 
 /// Encodes RGBA pixels (the alpha channel is ignored) as a baseline JPEG, or a progressive one when
 /// `progressive` is non-zero. `quality` is 0–100;
@@ -134,9 +152,13 @@ typedef struct wik_jpeg_stream wik_jpeg_stream;
 /// `data` must outlive the stream. `max_memory` caps libjpeg's working memory in bytes (0: no cap).
 /// With `vector_idct` 1, the scales whose IDCT libjpeg-turbo has no SIMD for (3/8, 5/8, 6/8, 7/8 and
 /// their doubled chroma sizes) use our vector IDCT instead (each sample within one level of libjpeg's; 0 keeps libjpeg's).
+/// With `lenient` 1, damaged data decodes as libjpeg fills it in; wik_jpeg_stream_damage says what was seen.
 wik_jpeg_stream *wik_jpeg_stream_open(const uint8_t *data, size_t size, int scale_num, size_t max_memory,
-                                      int vector_idct, uint32_t *out_width, uint32_t *out_height, int *status,
-                                      char *err, size_t err_len);
+                                      int vector_idct, int lenient, uint32_t *out_width, uint32_t *out_height,
+                                      int *status, char *err, size_t err_len);
+
+/// The damage a lenient stream has seen so far (`found` 0 when none, and always for a strict stream).
+const wik_jpeg_damage *wik_jpeg_stream_damage(const wik_jpeg_stream *stream);
 
 /// Decodes the next rows as RGBA (alpha 255), at most `max_rows`, into `out` (`out_stride` bytes apart,
 /// at least 4 × output width); `*rows_read` is how many were written (0 only once every row was read).

@@ -55,6 +55,26 @@ wik_png_decoder *wik_png_decoder_create(const uint8_t *data, size_t size);
 /// returns 1, or 0 when memory runs out or the call is out of order.
 int wik_png_decoder_read_on_from(wik_png_decoder *decoder, int fd);
 
+/// Makes the decoder lenient, as browsers are with damaged files: chunk checksum (CRC) errors are
+/// ignored, and a non-interlaced image whose data breaks or ends after some rows keeps those rows with
+/// the rest transparent (0), as does an image whose chunks after the pixels (up to IEND) are missing or
+/// broken. wik_png_get_damage then says what was let pass. Call before wik_png_read_header.
+void wik_png_decoder_set_lenient(wik_png_decoder *decoder);
+/// What a lenient decoder let pass.
+typedef struct wik_png_damage {
+    /// 1 when a chunk's CRC did not match and the chunk was used anyway.
+    int checksum_mismatch;
+    /// 1 when the data broke or ended before IEND (see `first_bad_row` and `truncated`).
+    int ended_early;
+    /// 1 when that was the data running out; 0 when it was corrupt.
+    int truncated;
+    /// The first row not decoded (transparent), or -1 when every row was decoded.
+    int32_t first_bad_row;
+    /// libpng's text of the first thing let pass.
+    char message[200];
+} wik_png_damage;
+/// Copies the damage the decoder let pass so far into `damage` (all zero, row -1, when none).
+void wik_png_get_damage(const wik_png_decoder *decoder, wik_png_damage *damage);
 /// Frees the decoder and everything it allocated (including the EXIF block returned by wik_png_exif).
 void wik_png_decoder_destroy(wik_png_decoder *decoder);
 

@@ -32,7 +32,7 @@ enum ColorManagement {
         }
         return Image(
             frames: frames, format: image.format, scale: image.scale, orientation: image.orientation,
-            loopCount: image.loopCount, data: image.data, metadata: image.metadata
+            loopCount: image.loopCount, data: image.data, metadata: image.metadata, issues: image.issues
         )
     }
 

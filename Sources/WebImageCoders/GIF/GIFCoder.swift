@@ -37,7 +37,7 @@ public struct GIFCoder: ImageCoding {
         var decoded = try GIFLib.decode(data, options: options)
         if decoded.frames.count == 1 { decoded.frames[0].duration = .zero }
         return options.makeImage(frames: decoded.frames, format: .gif, loopCount: decoded.loopCount, data: data,
-                                 sourceSize: decoded.sourceSize)
+                                 sourceSize: decoded.sourceSize, issues: decoded.issues)
     }
 
     /// Whether `format` is GIF.

@@ -51,6 +51,8 @@ struct GIFDecodedFrames {
     var loopCount: Int
     /// The canvas size, when the frames were resampled to the options' target as they were read.
     var sourceSize: PixelSize?
+    /// What a lenient decode let pass: a frame cut short, records dropped after a bad one.
+    var issues: [DecodingIssue] = []
 }
 
 /// Where a record walk stands: everything needed to continue it after its last complete record.
@@ -83,19 +85,26 @@ struct GIFWalk {
     var offset: Int
     /// Whether the walk has ended: the trailer was read, or the options need no more frames.
     var isFinished = false
+    /// Whether damage ends the walk with what it has (kept in ``issues``) instead of failing it.
+    var lenient = false
+    /// What a lenient walk let pass.
+    var issues: [DecodingIssue] = []
 }
 
 enum GIFLib {
-    /// Decodes every frame (or the first) onto a full canvas, walking the records one by one.
+    /// Decodes every frame (or the first) onto a full canvas, walking the records one by one. Unless the options
+    /// are strict, damage ends the walk with the frames decoded so far (a frame cut short keeps its whole rows),
+    /// as browsers show such files, and the result's issues say so; damage before any row still fails.
     static func decode(_ data: Data, options: ImageDecodingOptions) throws -> GIFDecodedFrames {
         var walk: GIFWalk?
-        try continueWalk(&walk, over: data, options: options, stopAtEnd: false, resizesFrames: true)
+        try continueWalk(&walk, over: data, options: options, stopAtEnd: false, resizesFrames: true, lenient: !options.strict)
         guard let walk, !walk.frames.isEmpty else {
             throw ImageCodingError(.corruptData, format: .gif, "the file holds no image")
         }
         let canvasSize = PixelSize(width: walk.canvas.width, height: walk.canvas.height)
         return GIFDecodedFrames(frames: walk.frames, loopCount: walk.loopCount,
-                                sourceSize: walk.frameTarget == nil ? nil : canvasSize)
+                                sourceSize: walk.frameTarget == nil ? nil : canvasSize,
+                                issues: walk.issues.map { $0.scalingRows(from: canvasSize.height, to: walk.frameTarget?.height ?? canvasSize.height) })
     }
 
     /// Continues `walk` (nil: from the start) over `data`, which must begin with the bytes the walk
@@ -104,10 +113,11 @@ enum GIFLib {
     ///
     /// A new walk keeps frames as `output` says; the walk stops after its `frameLimit`-th frame. With
     /// `resizesFrames`, a new walk resamples each frame to the options' target size as soon as it is
-    /// composited, so only the canvas is ever full-size (issue 15).
+    /// composited, so only the canvas is ever full-size (issue 15). A new `lenient` walk (not with `stopAtEnd`)
+    /// ends at damage with what it has, recording it in ``GIFWalk/issues``.
     static func continueWalk(
         _ walk: inout GIFWalk?, over data: Data, options: ImageDecodingOptions, stopAtEnd: Bool,
-        output: GIFWalk.Output = .allFrames, frameLimit: Int = .max, resizesFrames: Bool = false
+        output: GIFWalk.Output = .allFrames, frameLimit: Int = .max, resizesFrames: Bool = false, lenient: Bool = false
     ) throws {
         try data.withUnsafeBytes { bytes in
             var input = GIFInput(bytes: bytes)
@@ -128,6 +138,7 @@ enum GIFLib {
                     try ImageCodingError.checkDimensions(.gif, width: width, height: height, limit: options.maximumPixelCount)
                     state = GIFWalk(output: output, canvas: GIFCanvas(width: width, height: height), offset: input.pointee.offset)
                     if resizesFrames { state.frameTarget = options.targetSize(for: PixelSize(width: width, height: height)) }
+                    state.lenient = lenient && !stopAtEnd
                 }
                 try walkRecords(gif, input: input, options: options, walk: &state, stopAtEnd: stopAtEnd, frameLimit: frameLimit)
                 walk = state
@@ -148,6 +159,14 @@ enum GIFLib {
             } catch where stopAtEnd && input.pointee.reachedEnd {
                 // The data ends inside this record: forget its effects and wait for more bytes.
                 walk = checkpoint
+                return
+            } catch let error as ImageCodingError
+                        where walk.lenient && !checkpoint.frames.isEmpty && [.corruptData, .truncatedData].contains(error.code) {
+                // A bad record after whole frames: keep them and stop, as browsers do.
+                walk = checkpoint
+                walk.issues.append(DecodingIssue(
+                    .framesDropped, detail: "the records after frame \(walk.frameCount) were dropped: \(error.message)"))
+                walk.isFinished = true
                 return
             }
         }
@@ -200,12 +219,26 @@ enum GIFLib {
             if !walk.canvas.frameIsVisible {
                 try skipImageData(gif, check: check)
             } else if let rowCount = lzwRowCount(info, canvas: walk.canvas) {
-                try readIndices(gif, rowCount: rowCount, width: info.width, frame: walk.frameCount, into: &indices, check: check)
+                let count = try readIndices(
+                    gif, rowCount: rowCount, width: info.width, frame: walk.frameCount, into: &indices, lenient: walk.lenient, check: check
+                )
+                // A lenient walk keeps the whole rows of a frame cut short (the rest shows the canvas as it was).
+                let wholeRows = count < rowCount * info.width ? count / max(info.width, 1) : rowCount
+                if wholeRows < rowCount {
+                    guard wholeRows > 0 || !walk.frames.isEmpty else {
+                        throw ImageCodingError(.truncatedData, format: .gif, "frame \(walk.frameCount) has no whole row")
+                    }
+                    walk.issues.append(DecodingIssue(
+                        input.pointee.reachedEnd ? .truncated : .corruptData,
+                        firstDamagedRow: info.interlaced ? nil : info.top + wholeRows,
+                        detail: "frame \(walk.frameCount) ends after \(count) of \(rowCount * info.width) pixels"))
+                    walk.isFinished = true
+                }
                 indices.withUnsafeBufferPointer { indices in
                     guard let base = indices.baseAddress.map({ $0 + GIFLZW.outputOffset }) else { return }
                     var decoded = 0
                     for pass in info.rowPasses {
-                        for y in stride(from: pass.start, to: info.height, by: pass.step) where decoded < rowCount {
+                        for y in stride(from: pass.start, to: info.height, by: pass.step) where decoded < wholeRows {
                             walk.canvas.drawRow(base + decoded * info.width, row: y)
                             decoded += 1
                         }
@@ -257,18 +290,23 @@ enum GIFLib {
 
     /// Reads the current image's LZW sub-blocks to their end and decompresses `rowCount` rows of `width`
     /// indices into `indices` (a ``GIFLZW`` workspace: they start at its output offset), in the order the
-    /// file stores them.
+    /// file stores them. Returns how many indices it decompressed: all `rowCount × width`, or, when `lenient`,
+    /// fewer when the data ends or breaks early (the sub-blocks read until then are decompressed).
     private static func readIndices(
         _ gif: UnsafeMutablePointer<GifFileType>, rowCount: Int, width: Int, frame: Int, into indices: inout [UInt8],
-        check: (Int32, @autoclosure () -> String) throws -> Void
-    ) throws {
+        lenient: Bool, check: (Int32, @autoclosure () -> String) throws -> Void
+    ) throws -> Int {
         var compressed = [UInt8]()
         var codeSize: Int32 = 0
         var block: UnsafeMutablePointer<GifByteType>?
         try check(DGifGetCode(gif, &codeSize, &block), "cannot read frame \(frame)")
-        while let data = block {
-            compressed.append(contentsOf: UnsafeBufferPointer(start: data + 1, count: Int(data[0])))
-            try check(DGifGetCodeNext(gif, &block), "cannot read frame \(frame)")
+        do {
+            while let data = block {
+                compressed.append(contentsOf: UnsafeBufferPointer(start: data + 1, count: Int(data[0])))
+                try check(DGifGetCodeNext(gif, &block), "cannot read frame \(frame)")
+            }
+        } catch where lenient && !compressed.isEmpty {
+            // The sub-blocks break off: decompress what arrived.
         }
         guard (1...8).contains(codeSize) else {
             throw ImageCodingError(.corruptData, format: .gif, "frame \(frame) has an LZW code size of \(codeSize)")
@@ -283,7 +321,15 @@ enum GIFLib {
         }
         switch outcome {
         case .filled:
-            return
+            return count
+        case .endedEarly(let decoded), .ranOut(let decoded):
+            if lenient { return decoded }
+        case .invalidCode:
+            break
+        }
+        switch outcome {
+        case .filled:
+            return count
         case .endedEarly(let decoded):
             // As giflib: an end code before the last pixel is "the data ends early"…
             throw ImageCodingError(.truncatedData, format: .gif,

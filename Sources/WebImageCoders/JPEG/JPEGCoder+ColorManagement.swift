@@ -7,19 +7,21 @@ extension JPEGCoder {
     /// caller then decodes with the naive conversion).
     static func decodeCMYK(
         _ bytes: UnsafeRawBufferPointer, info: Info, profile: Data, scale: DCTScale, options: ImageDecodingOptions
-    ) throws(ImageCodingError) -> PixelBuffer? {
+    ) throws(ImageCodingError) -> (pixels: PixelBuffer, issue: DecodingIssue?)? {
         guard info.colorSpace == .cmyk || info.colorSpace == .ycck, !options.keepsColorProfile,
               LittleCMS.space(of: profile) == .cmyk else { return nil }
         let size = info.outputSize
         // The same byte count as the RGBA result, whose size was checked against the pixel limit.
         let inks = UnsafeMutableRawBufferPointer.allocate(byteCount: size.width * size.height * 4, alignment: 16)
         defer { inks.deallocate() }
-        try LibJPEG.decodeCMYK(
-            bytes, scale: scale, into: inks, size: size, maximumWorkingMemory: workingMemoryLimit(options: options)
+        let issue = try LibJPEG.decodeCMYK(
+            bytes, scale: scale, into: inks, size: size, maximumWorkingMemory: workingMemoryLimit(options: options),
+            strict: options.strict
         )
         // Inks are read as stored inverted, as for the naive conversion (see wik_jpeg_cmyk_to_rgba).
-        return ColorManagement.rgba(
+        let pixels = ColorManagement.rgba(
             fromCMYK: UnsafeRawBufferPointer(inks), width: size.width, height: size.height, profile: profile, inverted: true
         )
+        return pixels.map { ($0, issue) }
     }
 }

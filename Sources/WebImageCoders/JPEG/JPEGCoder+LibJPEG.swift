@@ -25,34 +25,62 @@ enum LibJPEG {
         )
     }
 
-    /// Decodes into `output`, which holds `size` RGBA pixels without row padding.
+    /// Decodes into `output`, which holds `size` RGBA pixels without row padding. With `strict`, a premature
+    /// end fails; otherwise damaged data decodes as libjpeg fills it in and comes back as the issue.
     static func decode(
         _ bytes: UnsafeRawBufferPointer, scale: JPEGCoder.DCTScale, into output: UnsafeMutableBufferPointer<UInt8>,
-        size: PixelSize, maximumWorkingMemory: Int
-    ) throws(ImageCodingError) {
-        let (status, message) = withMessageBuffer { err, length in
-            wik_jpeg_decode_rgba(
-                bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, Int32(scale.rawValue),
-                output.baseAddress, size.width * PixelBuffer.bytesPerPixel, UInt32(size.width), UInt32(size.height),
-                maximumWorkingMemory, err, length
-            )
+        size: PixelSize, maximumWorkingMemory: Int, strict: Bool
+    ) throws(ImageCodingError) -> DecodingIssue? {
+        var damage = wik_jpeg_damage()
+        let (status, message) = withDamageRecord(&damage, strict: strict) { record in
+            withMessageBuffer { err, length in
+                wik_jpeg_decode_rgba(
+                    bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, Int32(scale.rawValue),
+                    output.baseAddress, size.width * PixelBuffer.bytesPerPixel, UInt32(size.width), UInt32(size.height),
+                    maximumWorkingMemory, record, err, length
+                )
+            }
         }
         try check(status, message)
+        return issue(from: damage)
     }
 
-    /// Decodes a CMYK or YCCK file into its CMYK samples as stored, 4 bytes a pixel, into `output`.
+    /// Decodes a CMYK or YCCK file into its CMYK samples as stored, 4 bytes a pixel, into `output`;
+    /// `strict` and the issue returned as for ``decode(_:scale:into:size:maximumWorkingMemory:strict:)``.
     static func decodeCMYK(
         _ bytes: UnsafeRawBufferPointer, scale: JPEGCoder.DCTScale, into output: UnsafeMutableRawBufferPointer,
-        size: PixelSize, maximumWorkingMemory: Int
-    ) throws(ImageCodingError) {
-        let (status, message) = withMessageBuffer { err, length in
-            wik_jpeg_decode_cmyk(
-                bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, Int32(scale.rawValue),
-                output.bindMemory(to: UInt8.self).baseAddress, UInt32(size.width), UInt32(size.height),
-                maximumWorkingMemory, err, length
-            )
+        size: PixelSize, maximumWorkingMemory: Int, strict: Bool
+    ) throws(ImageCodingError) -> DecodingIssue? {
+        var damage = wik_jpeg_damage()
+        let (status, message) = withDamageRecord(&damage, strict: strict) { record in
+            withMessageBuffer { err, length in
+                wik_jpeg_decode_cmyk(
+                    bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, Int32(scale.rawValue),
+                    output.bindMemory(to: UInt8.self).baseAddress, UInt32(size.width), UInt32(size.height),
+                    maximumWorkingMemory, record, err, length
+                )
+            }
         }
         try check(status, message)
+        return issue(from: damage)
+    }
+
+    /// Calls `body` with a pointer to `damage` (a lenient decode records into it) or with NULL when `strict`.
+    private static func withDamageRecord<Result>(
+        _ damage: inout wik_jpeg_damage, strict: Bool, _ body: (UnsafeMutablePointer<wik_jpeg_damage>?) -> Result
+    ) -> Result {
+        if strict { return body(nil) }
+        return withUnsafeMutablePointer(to: &damage) { body($0) }
+    }
+
+    /// The issue a lenient decode recorded, or nil when it found no damage.
+    static func issue(from damage: wik_jpeg_damage) -> DecodingIssue? {
+        guard damage.found != 0 else { return nil }
+        let detail = withUnsafeBytes(of: damage.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        return DecodingIssue(
+            damage.truncated != 0 ? .truncated : .corruptData, firstDamagedRow: damage.row >= 0 ? Int(damage.row) : nil,
+            detail: detail.isEmpty ? "damaged JPEG data" : detail
+        )
     }
 
     /// Encodes the RGBA pixels (alpha ignored), progressive when asked, with an EXIF orientation when it is not `.up`.
@@ -159,16 +187,18 @@ enum LibJPEG {
         private let handle: OpaquePointer
 
         /// Reads the header and starts decompressing at `scaleNumerator`/8 (1–16); `vectorIDCT: false` keeps
-        /// libjpeg's own scaled IDCTs where ours would replace them (for comparing the two).
+        /// libjpeg's own scaled IDCTs where ours would replace them (for comparing the two). With `strict: false`,
+        /// damaged data decodes as libjpeg fills it in and ``issue`` tells what was seen.
         init(
-            _ bytes: UnsafeRawBufferPointer, scaleNumerator: Int, maximumWorkingMemory: Int, vectorIDCT: Bool = true
+            _ bytes: UnsafeRawBufferPointer, scaleNumerator: Int, maximumWorkingMemory: Int, vectorIDCT: Bool = true,
+            strict: Bool = true
         ) throws(ImageCodingError) {
             var width: UInt32 = 0, height: UInt32 = 0, status: Int32 = 0
             var opened: OpaquePointer?
             let (_, message) = withMessageBuffer { err, length in
                 opened = wik_jpeg_stream_open(
                     bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, Int32(clamping: scaleNumerator),
-                    maximumWorkingMemory, vectorIDCT ? 1 : 0, &width, &height, &status, err, length
+                    maximumWorkingMemory, vectorIDCT ? 1 : 0, strict ? 0 : 1, &width, &height, &status, err, length
                 )
                 return status
             }
@@ -181,6 +211,11 @@ enum LibJPEG {
         }
 
         deinit { wik_jpeg_stream_free(handle) }
+
+        /// The damage a lenient stream has let pass so far, or nil.
+        var issue: DecodingIssue? {
+            wik_jpeg_stream_damage(handle).map { LibJPEG.issue(from: $0.pointee) } ?? nil
+        }
 
         /// Decodes up to `maximumRows` RGBA rows (stride `4 × outputSize.width`) into `buffer`; returns how many.
         func read(into buffer: UnsafeMutableBufferPointer<UInt8>, maximumRows: Int) throws(ImageCodingError) -> Int {

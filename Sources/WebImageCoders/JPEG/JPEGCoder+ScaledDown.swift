@@ -26,8 +26,12 @@ extension JPEGCoder {
         let numerator = Self.scaleNumerator(for: storedSize, covering: target)
         let decodedSize = Self.scaledSize(of: storedSize, numerator: numerator)
         try ImageCodingError.checkDimensions(.jpeg, width: decodedSize.width, height: decodedSize.height, limit: options.maximumPixelCount)
+        var issue: DecodingIssue?
         let pixels = try data.withUnsafeBytes { bytes throws(ImageCodingError) in
-            let stream = try LibJPEG.Stream(bytes, scaleNumerator: numerator, maximumWorkingMemory: Self.workingMemoryLimit(options: options))
+            let stream = try LibJPEG.Stream(
+                bytes, scaleNumerator: numerator, maximumWorkingMemory: Self.workingMemoryLimit(options: options),
+                strict: options.strict
+            )
             guard stream.outputSize == decodedSize else {
                 throw ImageCodingError(.corruptData, format: .jpeg, "libjpeg decodes to \(stream.outputSize), not \(decodedSize)")
             }
@@ -35,10 +39,13 @@ extension JPEGCoder {
                 buffer, rows throws(ImageCodingError) in try stream.read(into: buffer, maximumRows: rows)
             }
             try stream.finish()
+            // Rows are counted at the M/8 scale; the issue names them in the target's rows.
+            issue = stream.issue.map { $0.scalingRows(from: decodedSize.height, to: target.height) }
             return pixels
         }
         return options.makeImage(
-            frames: [ImageFrame(pixels: pixels)], format: .jpeg, orientation: orientation, data: data, sourceSize: storedSize
+            frames: [ImageFrame(pixels: pixels)], format: .jpeg, orientation: orientation, data: data, sourceSize: storedSize,
+            issues: issue.map { [$0] } ?? []
         )
     }
 }

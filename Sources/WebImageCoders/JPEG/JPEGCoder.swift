@@ -55,7 +55,7 @@ public struct JPEGCoder: ImageCoding {
     ///
     /// `ImageDecodingOptions.maximumPixelCount` limits the decoded (scaled) size.
     public func decode(_ data: Data, options: ImageDecodingOptions, scale: DCTScale) throws -> Image {
-        let (pixels, orientation, storedSize, profile, info) = try data.withUnsafeBytes { bytes in
+        let (pixels, orientation, storedSize, profile, info, issue) = try data.withUnsafeBytes { bytes in
             let info = try LibJPEG.header(of: bytes, scale: scale)
             try options.checkSourceSize(info.size, format: .jpeg)
             try ImageCodingError.checkDimensions(
@@ -63,23 +63,26 @@ public struct JPEGCoder: ImageCoding {
             )
             let profile = EmbeddedColorProfile.jpeg(bytes)
             // A CMYK file with a profile converts through it (and its profile is then used up).
-            if let profile, let pixels = try Self.decodeCMYK(bytes, info: info, profile: profile, scale: scale, options: options) {
-                return (pixels, ExifOrientationReader.orientation(inJPEG: bytes) ?? .up, info.size, Data?.none, info)
+            if let profile, let converted = try Self.decodeCMYK(bytes, info: info, profile: profile, scale: scale, options: options) {
+                return (converted.pixels, ExifOrientationReader.orientation(inJPEG: bytes) ?? .up, info.size, Data?.none, info,
+                        converted.issue)
             }
+            var issue: DecodingIssue?
             let pixels = try PixelBuffer(
                 width: info.outputSize.width, height: info.outputSize.height, hasAlpha: false
             ) { output throws(ImageCodingError) in
-                try LibJPEG.decode(
+                issue = try LibJPEG.decode(
                     bytes, scale: scale, into: output, size: info.outputSize,
-                    maximumWorkingMemory: Self.workingMemoryLimit(options: options)
+                    maximumWorkingMemory: Self.workingMemoryLimit(options: options), strict: options.strict
                 )
             }
             // A CMYK profile on naively converted pixels is dropped: they are RGB now.
             let isCMYK = info.colorSpace == .cmyk || info.colorSpace == .ycck
-            return (pixels, ExifOrientationReader.orientation(inJPEG: bytes) ?? .up, info.size, isCMYK ? nil : profile, info)
+            return (pixels, ExifOrientationReader.orientation(inJPEG: bytes) ?? .up, info.size, isCMYK ? nil : profile, info, issue)
         }
         let image = options.makeImage(
-            frames: [ImageFrame(pixels: pixels)], format: .jpeg, orientation: orientation, data: data, sourceSize: storedSize
+            frames: [ImageFrame(pixels: pixels)], format: .jpeg, orientation: orientation, data: data, sourceSize: storedSize,
+            issues: issue.map { [$0] } ?? []
         )
         return ColorManagement.finish(image, profile: profile, sourceIsGray: info.colorSpace == .gray, options: options)
     }

@@ -13,6 +13,8 @@ enum LibPNG {
         var orientation: ImageOrientation
         /// The size the IHDR declares (the pixels are smaller after a row-by-row scale-down).
         var storedSize: PixelSize
+        /// What a lenient decode let pass (rows counted in `pixels`); empty for a clean file.
+        var issues: [DecodingIssue] = []
     }
 
     /// Room for libpng's error and warning messages.
@@ -27,8 +29,11 @@ enum LibPNG {
     ///
     /// With `fileDescriptor`, `data` is only the file's start: libpng reads on from the descriptor (from
     /// its current position) once `data` is used up, 64 KiB at a time, so the file is never whole in memory.
+    ///
+    /// With `strict: false` the decode is lenient (`wik_png_decoder_set_lenient`): checksum errors are ignored,
+    /// rows after broken or missing data are transparent, and ``Decoded/issues`` says so.
     static func decode(
-        _ data: Data, readingOnFrom fileDescriptor: Int32? = nil, maximumPixelCount: Int,
+        _ data: Data, readingOnFrom fileDescriptor: Int32? = nil, maximumPixelCount: Int, strict: Bool = true,
         target: (PixelSize, ImageOrientation) -> PixelSize? = { _, _ in nil }
     ) throws -> Decoded {
         try data.withUnsafeBytes { raw in
@@ -41,6 +46,7 @@ enum LibPNG {
                 if let fileDescriptor, wik_png_decoder_read_on_from(decoder, fileDescriptor) == 0 {
                     throw ImageCodingError(.corruptData, format: .png, "out of memory for the file buffer")
                 }
+                if !strict { wik_png_decoder_set_lenient(decoder) }
 
                 var header = wik_png_header()
                 let status = wik_png_read_header(decoder, &header, message.baseAddress, message.count)
@@ -54,7 +60,8 @@ enum LibPNG {
 
                 let stored = PixelSize(width: width, height: height)
                 if header.interlace_method == 0, let target = target(stored, orientation(of: decoder)), target != stored {
-                    return try decodeRows(decoder, storedSize: stored, to: target, hasAlpha: header.has_alpha != 0, message: message)
+                    let decoded = try decodeRows(decoder, storedSize: stored, to: target, hasAlpha: header.has_alpha != 0, message: message)
+                    return withDamage(of: decoder, decoded)
                 }
                 let pixels = try PixelBuffer(width: width, height: height, hasAlpha: header.has_alpha != 0) {
                     (buffer: UnsafeMutableBufferPointer<UInt8>) throws(ImageCodingError) in
@@ -64,9 +71,37 @@ enum LibPNG {
                     )
                     try check(status, message, while: "decoding the pixels")
                 }
-                return Decoded(pixels: pixels, orientation: orientation(of: decoder), storedSize: stored)
+                return withDamage(of: decoder, Decoded(pixels: pixels, orientation: orientation(of: decoder), storedSize: stored))
             }
         }
+    }
+
+    /// `decoded` with the issues a lenient `decoder` let pass. When rows were lost, the pixels from the first lost row
+    /// down are transparent (also after a scale-down, whose resampler was set up for the image as the header describes
+    /// it) and say they have alpha.
+    private static func withDamage(of decoder: OpaquePointer, _ decoded: Decoded) -> Decoded {
+        var damage = wik_png_damage()
+        wik_png_get_damage(decoder, &damage)
+        let detail = withUnsafeBytes(of: damage.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        var decoded = decoded
+        if damage.checksum_mismatch != 0 {
+            decoded.issues.append(DecodingIssue(.checksumMismatch, detail: damage.ended_early != 0 ? "CRC error" : detail))
+        }
+        if damage.ended_early != 0 {
+            let issue = DecodingIssue(
+                damage.truncated != 0 ? .truncated : .corruptData,
+                firstDamagedRow: damage.first_bad_row >= 0 ? Int(damage.first_bad_row) : nil, detail: detail
+            ).scalingRows(from: decoded.storedSize.height, to: decoded.pixels.height)
+            decoded.issues.append(issue)
+            if let row = issue.firstDamagedRow {
+                let pixels = decoded.pixels
+                var bytes = pixels.bytes
+                let start = min(row, pixels.height) * pixels.width * PixelBuffer.bytesPerPixel
+                bytes.replaceSubrange(start..., with: repeatElement(0, count: bytes.count - start))
+                decoded.pixels = PixelBuffer(width: pixels.width, height: pixels.height, hasAlpha: true, bytes: bytes)
+            }
+        }
+        return decoded
     }
 
     /// Reads a non-interlaced image row by row (after its header) and resamples it to `target` band by band.

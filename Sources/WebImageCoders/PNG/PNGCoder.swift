@@ -37,7 +37,9 @@ public struct PNGCoder: ImageCoding {
         ImageFormat(detecting: data) == .png
     }
 
-    /// Decodes a PNG into an 8-bit RGBA image; throws `ImageCodingError` for corrupt, truncated or oversized data.
+    /// Decodes a PNG into an 8-bit RGBA image; throws `ImageCodingError` for oversized data, a broken header or no
+    /// decodable rows, and (with `ImageDecodingOptions.strict`) for any damage. Otherwise damage is let pass as
+    /// browsers do (bad checksums ignored, rows after broken data transparent) and listed in `Image.issues`.
     public func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
         if APNGChunkReader.isAnimated(data), let animation = try APNGDecoder.decode(data, options: options) {
             let image = options.makeImage(
@@ -54,12 +56,12 @@ public struct PNGCoder: ImageCoding {
     /// Decodes a still PNG; with `fileDescriptor`, `data` is the file's start, at least up to its first `IDAT`
     /// (so it holds the header chunks and any profile), and the rest is read from the descriptor as rows are decoded.
     func decodeStill(_ data: Data, readingOnFrom fileDescriptor: Int32? = nil, options: ImageDecodingOptions) throws -> Image {
-        let decoded = try LibPNG.decode(data, readingOnFrom: fileDescriptor, maximumPixelCount: options.maximumPixelCount) {
-            size, orientation in options.targetSize(for: size, orientation: orientation)
-        }
+        let decoded = try LibPNG.decode(
+            data, readingOnFrom: fileDescriptor, maximumPixelCount: options.maximumPixelCount, strict: options.strict
+        ) { size, orientation in options.targetSize(for: size, orientation: orientation) }
         let image = options.makeImage(
             frames: [ImageFrame(pixels: decoded.pixels)], format: .png, orientation: decoded.orientation, data: data,
-            sourceSize: decoded.storedSize
+            sourceSize: decoded.storedSize, issues: decoded.issues
         )
         return ColorManagement.finish(
             image, profile: EmbeddedColorProfile.png(data), sourceIsGray: EmbeddedColorProfile.pngIsGray(data), options: options

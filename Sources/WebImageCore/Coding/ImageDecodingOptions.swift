@@ -68,6 +68,10 @@ public struct ImageDecodingOptions: Hashable, Sendable {
     /// Keep the file's EXIF, XMP and IPTC blocks in ``Image/metadata`` (JPEG, PNG, WebP, AVIF, HEIC).
     /// Off by default: most callers only show the pixels, and metadata may carry location and names.
     public var keepsMetadata: Bool
+    /// Refuse damaged files (throw ``ImageCodingError``) instead of decoding what is there. Off by default:
+    /// like a browser, a JPEG cut short, a PNG with a bad checksum or a broken row, or a GIF with a bad record
+    /// decodes as far as it goes, and ``Image/issues`` says what was wrong. JPEG, PNG and GIF honour it.
+    public var strict: Bool
 
     /// Creates options; the defaults decode every frame, keep the stored orientation, convert to sRGB and allow 100 megapixels.
     public init(
@@ -84,7 +88,8 @@ public struct ImageDecodingOptions: Hashable, Sendable {
         keepsData: Bool = false,
         keepsColorProfile: Bool = false,
         prefersEmbeddedThumbnail: Bool = false,
-        keepsMetadata: Bool = false
+        keepsMetadata: Bool = false,
+        strict: Bool = false
     ) {
         self.firstFrameOnly = firstFrameOnly
         self.scale = scale
@@ -100,6 +105,7 @@ public struct ImageDecodingOptions: Hashable, Sendable {
         self.keepsColorProfile = keepsColorProfile
         self.prefersEmbeddedThumbnail = prefersEmbeddedThumbnail
         self.keepsMetadata = keepsMetadata
+        self.strict = strict
     }
 }
 
@@ -153,24 +159,28 @@ extension ImageDecodingOptions {
 
     /// Builds the ``Image`` a decoder returns, applying the options every decoder shares: the
     /// thumbnail and scale-down size (resampling frames that are still larger), ``scale``,
-    /// ``applyOrientation``, ``keepsData`` and ``keepsMetadata`` (the blocks read from `data`).
+    /// ``applyOrientation``, ``keepsData`` and ``keepsMetadata`` (the blocks read from `data`); `issues` is what
+    /// a lenient decode found wrong.
     ///
     /// `sourceSize` is the size stored in the file, when a decoder already shrank while decoding
     /// (JPEG DCT scaling, WebP scaled decode): the target is computed from it, so the result is the
     /// same whichever way the pixels were reduced.
     public func makeImage(
         frames: [ImageFrame], format: ImageFormat, orientation: ImageOrientation = .up,
-        loopCount: Int = 0, data: Data, sourceSize: PixelSize? = nil
+        loopCount: Int = 0, data: Data, sourceSize: PixelSize? = nil, issues: [DecodingIssue] = []
     ) -> Image {
         var frames = frames
         let decodedSize = frames[0].pixels.size
+        var issues = issues
         if let target = targetSize(for: sourceSize ?? decodedSize, orientation: orientation), target != decodedSize {
             frames = frames.map { ImageFrame(pixels: Resampler.resize($0.pixels, to: target), duration: $0.duration) }
+            issues = issues.map { $0.scalingRows(from: decodedSize.height, to: target.height) }
         }
         let image = Image(
             frames: frames, format: format, scale: scale ?? 1, orientation: orientation,
             loopCount: loopCount, data: keepsData ? data : nil,
-            metadata: keepsMetadata ? ImageMetadata(reading: data, format: format) : nil
+            metadata: keepsMetadata ? ImageMetadata(reading: data, format: format) : nil,
+            issues: issues
         )
         return applyOrientation ? image.normalizedOrientation() : image
     }

@@ -32,6 +32,9 @@ public final class Image: Sendable {
     /// The EXIF, XMP and IPTC blocks of the source file, when the decoder was asked to keep them
     /// (``ImageDecodingOptions/keepsMetadata``); encoders write them back where their format can.
     public let metadata: ImageMetadata?
+    /// What was wrong with the file, when a lenient decode showed what it could of a damaged one
+    /// (see ``DecodingIssue`` and ``ImageDecodingOptions/strict``); empty for a clean decode.
+    public let issues: [DecodingIssue]
 
     /// Creates an image from frames; `frames` must not be empty and all frames must have one size.
     public init(
@@ -42,7 +45,8 @@ public final class Image: Sendable {
         loopCount: Int = 0,
         data: Data? = nil,
         iccProfile: Data? = nil,
-        metadata: ImageMetadata? = nil
+        metadata: ImageMetadata? = nil,
+        issues: [DecodingIssue] = []
     ) {
         precondition(!frames.isEmpty, "Image needs at least one frame")
         precondition(frames.allSatisfy { $0.pixels.size == frames[0].pixels.size }, "Image frames must share one size")
@@ -54,6 +58,7 @@ public final class Image: Sendable {
         self.data = data
         self.iccProfile = iccProfile
         self.metadata = metadata?.isEmpty == false ? metadata : nil
+        self.issues = issues
     }
 
     /// Creates a still image from one pixel buffer.
@@ -90,7 +95,7 @@ public final class Image: Sendable {
     /// The memory the pixels take, in bytes: what a memory cache charges for this image.
     public var memoryCost: Int { frames.reduce(0) { $0 + $1.pixels.byteCount } }
 
-    /// A copy with other metadata; the pixels are shared, not copied.
+    /// A copy with other metadata; the pixels are shared, not copied, and the ``issues`` kept.
     public func with(
         format: ImageFormat? = nil,
         scale: Double? = nil,
@@ -108,7 +113,8 @@ public final class Image: Sendable {
             loopCount: loopCount ?? self.loopCount,
             data: data ?? self.data,
             iccProfile: iccProfile ?? self.iccProfile,
-            metadata: metadata ?? self.metadata
+            metadata: metadata ?? self.metadata,
+            issues: issues
         )
     }
 }

@@ -20,7 +20,8 @@ extension ImageTransforming {
     public func transform(_ image: Image) throws -> Image {
         let transformed = try image.frames.map { ImageFrame(pixels: try transform(pixels: $0.pixels), duration: $0.duration) }
         return Image(frames: transformed, format: image.format, scale: image.scale, orientation: image.orientation,
-                     loopCount: image.loopCount, data: nil, iccProfile: image.iccProfile, metadata: image.metadata)
+                     loopCount: image.loopCount, data: nil, iccProfile: image.iccProfile, metadata: image.metadata,
+                     issues: image.issues)
     }
 
     /// Transforms every frame (`allFrames`), or turns an animation into its transformed first frame.

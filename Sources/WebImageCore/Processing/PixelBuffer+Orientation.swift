@@ -41,6 +41,6 @@ extension Image {
         guard orientation != .up else { return self }
         let turned = frames.map { ImageFrame(pixels: $0.pixels.applyingOrientation(orientation), duration: $0.duration) }
         return Image(frames: turned, format: format, scale: scale, orientation: .up, loopCount: loopCount, data: data,
-                     iccProfile: iccProfile, metadata: metadata)
+                     iccProfile: iccProfile, metadata: metadata, issues: issues)
     }
 }
