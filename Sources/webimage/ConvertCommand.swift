@@ -84,6 +84,9 @@ struct ConvertCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Transforms to apply, e.g. resize:300x200:fill,round:12,blur:2 (listed above).")
     var transform: String?
 
+    @Flag(help: "Refuse a damaged input (a JPEG cut short, a PNG with a bad checksum) instead of writing what decodes.")
+    var strict = false
+
     @OptionGroup var limit: PixelLimitOption
 
     func validate() throws {
@@ -124,6 +127,7 @@ struct ConvertCommand: ParsableCommand {
         settings.encoding = ImageEncodingOptions(quality: Double(quality) / 100, lossless: lossless)
         settings.decoding = ImageDecodingOptions(
             applyOrientation: autoOrient, maximumPixelCount: limit.maxPixels, thumbnailPixelSize: thumbnail.flatMap(PixelSize.init(argument:)))
+        settings.decoding.strict = strict
         settings.transformer = transform.flatMap { try? TransformList.parse($0, maximumPixelCount: limit.maxPixels) }
         settings.background = RGBA(hex: background) ?? .white
         settings.frame = frame

@@ -59,6 +59,7 @@ struct SourceOrigin: Sendable {
         router.get("redirect") { request, _ in
             Response(status: .found, headers: [.location: request.uri.queryParameters.get("to") ?? "/"])
         }
+        router.get("truncated.jpg") { _, _ in Self.image(photo.prefix(photo.count * 3 / 5), type: "image/jpeg") }
         router.get("broken.jpg") { _, _ in Self.image(Data("not a JPEG at all".utf8), type: "image/jpeg") }
         router.get("status/:code") { _, context in
             let code = context.parameters.get("code", as: Int.self) ?? 500

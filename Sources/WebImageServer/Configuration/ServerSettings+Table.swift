@@ -136,6 +136,9 @@ extension ServerSettings {
         ServerSetting(name: "disable-shrink-on-load", imgproxy: ["DISABLE_SHRINK_ON_LOAD"], apply: { value, draft throws(ServerSettingsError) in
             draft.configuration.shrinksOnLoad = try !value.flag()
         }, current: { "\(!$0.configuration.shrinksOnLoad)" }),
+        ServerSetting(name: "strict-sources", imgproxy: [], apply: { value, draft throws(ServerSettingsError) in
+            draft.configuration.strictSources = try value.flag()
+        }, current: { "\($0.configuration.strictSources)" }),
         ServerSetting(name: "auto-rotate", imgproxy: ["AUTO_ROTATE"], apply: { value, draft throws(ServerSettingsError) in
             draft.configuration.autoRotate = try value.flag()
         }, current: { "\($0.configuration.autoRotate)" }),

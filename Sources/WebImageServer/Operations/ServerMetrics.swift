@@ -19,6 +19,8 @@ struct ServerMetrics: Sendable {
     let queued: Meter
     let resultCacheHits: Counter
     let resultCacheMisses: Counter
+    /// Sources decoded as far as they go despite damage (`webimage_damaged_sources_total`).
+    let damagedSources: Counter
     /// The same events under imgproxy's names.
     let imgproxy: ImgproxyMetrics
 
@@ -33,6 +35,7 @@ struct ServerMetrics: Sendable {
         queued = Meter(label: "webimage_requests_queued", factory: factory)
         resultCacheHits = Counter(label: "webimage_result_cache_hits_total", factory: factory)
         resultCacheMisses = Counter(label: "webimage_result_cache_misses_total", factory: factory)
+        damagedSources = Counter(label: "webimage_damaged_sources_total", factory: factory)
     }
 
     /// Counts a finished request under its status and records its duration.

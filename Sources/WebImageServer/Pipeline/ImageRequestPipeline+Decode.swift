@@ -22,6 +22,7 @@ extension ImageRequestPipeline {
         options.maximumPixelCount = min(options.maximumPixelCount, maximumPixelCount)
         options.maximumSourcePixelCount = maximumPixelCount
         options.applyOrientation = job.options.autoRotate ?? configuration.autoRotate
+        options.strict = configuration.strictSources
         options.prefersEmbeddedThumbnail = job.options.enforceThumbnail ?? configuration.enforceThumbnail
         options.firstFrameOnly = !job.keepsAnimation || animation.maximumFrames == 1
         options.keepsMetadata = needsSourceMetadata(job)

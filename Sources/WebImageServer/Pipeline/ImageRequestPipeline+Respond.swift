@@ -45,6 +45,7 @@ extension ImageRequestPipeline {
                 options: job.options, attachment: configuration.returnsAttachment, sourcePath: job.sourcePath, format: processed.format),
         ]
         if !job.vary.isEmpty { headers[.vary] = job.vary.joined(separator: ", ") }
+        if !processed.sourceIssues.isEmpty { headers[Self.imageIssues] = Self.headerValue(processed.sourceIssues) }
         return headers
     }
 
@@ -54,6 +55,15 @@ extension ImageRequestPipeline {
             return configuration.sendsETag && ETag.matches(ifNoneMatch, processed.etag)
         }
         return configuration.sendsLastModified && conditions.notModifiedSince(processed.lastModified)
+    }
+
+    /// `X-Image-Issues`: what was wrong with a damaged source served as far as it decodes.
+    static let imageIssues = HTTPField.Name("X-Image-Issues")!
+
+    /// `issues` as one header value: printable ASCII, `; `-separated, at most 512 characters.
+    static func headerValue(_ issues: [String]) -> String {
+        let text = String(issues.joined(separator: "; ").unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" })
+        return text.count > 512 ? String(text.prefix(509)) + "..." : text
     }
 
     /// `Link`, for the canonical header.

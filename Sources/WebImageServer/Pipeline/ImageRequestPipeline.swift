@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import Hummingbird
 import Logging
@@ -81,7 +82,9 @@ struct ImageRequestPipeline: Sendable {
                 }
                 let (data, format) = try await render(decoded, job)
                 metrics.imgproxy.record(.processing, .now - processing)
-                let processed = ProcessedImage(data: data, format: format, source: source.response, key: job.key)
+                var processed = ProcessedImage(data: data, format: format, source: source.response, key: job.key)
+                processed.sourceIssues = decoded.issues.map(\.description)
+                if !decoded.issues.isEmpty { metrics.damagedSources.increment() }
                 await store(processed, job)
                 return processed
             }

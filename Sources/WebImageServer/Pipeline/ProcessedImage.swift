@@ -15,6 +15,9 @@ struct ProcessedImage: Sendable {
     let lastModified: String?
     /// The source's `Cache-Control` and `Expires`, for `IMGPROXY_CACHE_CONTROL_PASSTHROUGH`.
     var sourceCaching = SourceCaching()
+    /// What was wrong with a damaged source that was decoded as far as it goes (``DecodingIssue``, one line
+    /// each); empty for a clean one. Sent as `X-Image-Issues`.
+    var sourceIssues: [String] = []
     /// For the configured fallback image served in place of a source that failed: the response's status. A
     /// fallback is never stored in the result cache and carries no validators.
     var fallbackStatus: Int? = nil

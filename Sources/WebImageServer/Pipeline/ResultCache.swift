@@ -12,6 +12,8 @@ final class ResultCache: Sendable {
         var lastModified: String?
         /// The source's caching headers (absent in entries written before they were kept).
         var sourceCaching: SourceCaching?
+        /// What was wrong with a damaged source (absent for a clean one).
+        var sourceIssues: [String]?
         /// When the result was made.
         var created: Date
     }
@@ -36,6 +38,7 @@ final class ResultCache: Sendable {
         else { return nil }
         var result = ProcessedImage(data: entry.data, format: metadata.format, etag: metadata.etag, lastModified: metadata.lastModified)
         result.sourceCaching = metadata.sourceCaching ?? SourceCaching()
+        result.sourceIssues = metadata.sourceIssues ?? []
         return result
     }
 
@@ -43,7 +46,8 @@ final class ResultCache: Sendable {
     func store(_ result: ProcessedImage, forKey key: String) async {
         guard let disk else { return }
         let metadata = Metadata(
-            format: result.format, etag: result.etag, lastModified: result.lastModified, sourceCaching: result.sourceCaching, created: Date())
+            format: result.format, etag: result.etag, lastModified: result.lastModified, sourceCaching: result.sourceCaching,
+            sourceIssues: result.sourceIssues.isEmpty ? nil : result.sourceIssues, created: Date())
         guard let extended = try? JSONEncoder().encode(metadata) else { return }
         try? await disk.store(result.data, forKey: key, extendedData: extended)
         let count = stores.withLock { count in

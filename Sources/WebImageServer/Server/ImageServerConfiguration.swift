@@ -57,6 +57,10 @@ public struct ImageServerConfiguration: Sendable {
     /// Whether sources are decoded at the smallest size the result needs (a JPEG at a DCT scale, …); default true,
     /// false decodes every source whole (`IMGPROXY_DISABLE_SHRINK_ON_LOAD`).
     public var shrinksOnLoad: Bool
+    /// Whether a damaged source (a JPEG cut short, a PNG with a bad checksum, a GIF with a broken last record) is
+    /// refused with 422 (`--strict-sources`) rather than served as a browser shows it, with `X-Image-Issues`;
+    /// default false.
+    public var strictSources: Bool
     /// Whether `https` sources' certificates are verified (`IMGPROXY_IGNORE_SSL_VERIFICATION` turns it off); default true.
     public var verifiesSourceCertificates: Bool
     /// How long a client connection may stay idle, waiting for a request or in the middle of one, before it is
@@ -222,6 +226,7 @@ public struct ImageServerConfiguration: Sendable {
         self.requestTimeout = .seconds(30)
         self.maximumRedirects = 10
         self.verifiesSourceCertificates = true
+        self.strictSources = false
         self.shrinksOnLoad = true
         self.passesSourceCacheControl = false
         self.idleTimeout = .seconds(10)

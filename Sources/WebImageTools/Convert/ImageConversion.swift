@@ -112,7 +112,10 @@ package struct ImageConversion {
             if let frame = settings.frame, frame > 1 {
                 throw ToolError(nil, "is a still image, it has no frame \(frame)", remedy: "leave out --frame")
             }
-            return (image, [])
+            let damage = image.issues.isEmpty ? [] : [
+                "is damaged (\(image.issues.map(\.description).joined(separator: "; "))); what decodes was written, as a browser shows it (--strict refuses it)",
+            ]
+            return (image, damage)
         }
         let frame = settings.frame ?? 1
         guard frame <= source.frameCount else {

@@ -71,6 +71,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("preset"), help: "A named preset, NAME=OPTIONS (thumb=rs:fill:200:200/q:70); repeatable.")
     var presets: [String] = []
 
+    @Flag(help: "Refuse damaged sources (a JPEG cut short, a PNG with a bad checksum) with 422 instead of serving what decodes.")
+    var strictSources = false
+
     @Flag(help: "Serve a page at / to try URLs in a browser.")
     var playground = false
 
@@ -127,6 +130,7 @@ struct ServeCommand: AsyncParsableCommand {
         given["max-age"] = maxAge.map(String.init)
         if !presets.isEmpty { given["preset"] = presets.joined(separator: ",") }
         if playground { given["playground"] = "true" }
+        if strictSources { given["strict-sources"] = "true" }
         return given
     }
 
