@@ -45,6 +45,11 @@ package final class MockLoader: ImageLoading {
         state.withLock { $0.replies[url] = .image(data, etag: etag) }
     }
 
+    /// Serves `data` as it is at `url` (a damaged file, say).
+    package func serve(_ url: URL, data: Data) {
+        state.withLock { $0.replies[url] = .image(data, etag: nil) }
+    }
+
     package func fail(_ url: URL, with error: ImageDownloadError) {
         state.withLock { $0.replies[url] = .failure(error) }
     }

@@ -55,7 +55,15 @@ extension ImageManager {
         guard let downloaded = try await download(request, refreshing: cached != nil, sink: sink) else {
             return nil  // not modified, no second result.
         }
-        return try await process(downloaded, request)
+        let processed = try await process(downloaded, request)
+        if case let issues = processed.image.issues, !issues.isEmpty {
+            // A damaged file shown as far as it decodes, as a browser does: counted, and said once.
+            metrics.damagedImages.increment()
+            logger.notice("image decoded with damage", metadata: [
+                "key": "\(request.finalKey)", "issues": "\(issues.map(\.description).joined(separator: "; "))",
+            ])
+        }
+        return processed
     }
 
     /// The image cached under the final key: from memory, else the disk's bytes through the decode stage

@@ -155,5 +155,19 @@ import WebImageTestSupport
         #expect(metrics.counterTotal(label: "webimagekit_disk_hits_total") == 1)
         #expect(metrics.counterTotal(label: "webimagekit_failures_total") == 1)
         #expect(metrics.counterTotal(label: "webimagekit_downloaded_bytes_total") == Int64(cold.data?.count ?? -1))
+        #expect(metrics.counterTotal(label: "webimagekit_damaged_images_total") == 0)
+    }
+
+    @Test func aDamagedDownloadIsShownAsFarAsItDecodesAndCounted() async throws {
+        let metrics = TestMetrics()
+        let fixture = try ManagerFixture(metrics: metrics)
+        defer { fixture.remove() }
+        let url = MockLoader.url("cut.jpg")
+        let clean = try ImageCodersManager.shared.encode(Image(pixels: .samplePattern(width: 64, height: 48)), as: .jpeg, options: .init())
+        fixture.loader.serve(url, data: clean.prefix(clean.count * 3 / 5))
+        let result = try await fixture.manager.loadImage(from: url)
+        #expect(result.image.pixelSize == PixelSize(width: 64, height: 48))
+        #expect(result.image.issues.first?.kind == .truncated)
+        #expect(metrics.counterTotal(label: "webimagekit_damaged_images_total") == 1)
     }
 }
