@@ -122,11 +122,39 @@ static void wik_jpeg_set_damage(wik_jpeg_error *error, wik_jpeg_damage *damage) 
 }
 // MARK: - Decoding
 
+/// Whether a lenient decode that `damage` describes has pixels to show: not when the data ended before the first
+/// row was output (a file cut in its headers or first rows: browsers show nothing). Sets the message when not.
+static int wik_jpeg_has_pixels(const wik_jpeg_damage *damage, char *err, size_t err_len) {
+    if (damage == NULL || !damage->found || !damage->truncated || damage->row != 0) return 1;
+    if (err != NULL && err_len > 0) snprintf(err, err_len, "the data ends before the first row (%s)", damage->message);
+    return 0;
+}
+
 typedef struct {
     struct jpeg_decompress_struct cinfo;
     wik_jpeg_error error;
     struct jpeg_progress_mgr progress;
+    /// A lenient progressive decode: the last scan read whole, and whether a later one broke with an error.
+    int completed_scans;
+    int input_broken;
 } wik_jpeg_decoder;
+
+/// After a fatal error while reading rows: records it as the damage (unless an earlier warning was recorded)
+/// and fills the rows from the last whole one returned down with grey, as libjpeg fills data that is missing.
+static void wik_jpeg_keep_rows_before_error(wik_jpeg_decoder *d, wik_jpeg_damage *damage, uint8_t *out, size_t out_stride,
+                                            uint32_t out_width, uint32_t out_height) {
+    const JDIMENSION kept = d->cinfo.output_scanline;
+    if (!damage->found) {
+        damage->found = 1;
+        damage->row = (int32_t)kept;
+        snprintf(damage->message, sizeof damage->message, "%s", d->error.err != NULL ? d->error.err : "corrupt JPEG data");
+    }
+    for (uint32_t y = kept; y < out_height; y++) {
+        uint8_t *row = out + (size_t)y * out_stride;
+        memset(row, 128, (size_t)out_width * 4);
+        for (uint32_t x = 0; x < out_width; x++) row[x * 4 + 3] = 255;
+    }
+}
 
 void wik_jpeg_limit_scans(j_common_ptr cinfo) {
     if (cinfo->is_decompressor && ((j_decompress_ptr)cinfo)->input_scan_number > WIK_JPEG_MAX_SCANS) {
@@ -235,6 +263,69 @@ void wik_jpeg_cmyk_to_rgba(uint8_t *row, uint32_t width) {
     }
 }
 
+/// Reads every output row into `out` (`out_stride` apart), converting CMYK rows to RGBA. Call under a jump buffer,
+/// after jpeg_start_decompress or jpeg_start_output.
+static void wik_jpeg_read_rows(wik_jpeg_decoder *d, uint8_t *out, size_t out_stride) {
+    d->error.reading_rows = 1;
+    const int cmyk = d->cinfo.out_color_space == JCS_CMYK;
+    JSAMPROW rows[WIK_JPEG_ROW_BATCH];
+    while (d->cinfo.output_scanline < d->cinfo.output_height) {
+        JDIMENSION first = d->cinfo.output_scanline;
+        JDIMENSION count = d->cinfo.output_height - first;
+        if (count > WIK_JPEG_ROW_BATCH) count = WIK_JPEG_ROW_BATCH;
+        for (JDIMENSION i = 0; i < count; i++) rows[i] = out + (size_t)(first + i) * out_stride;
+        JDIMENSION read = jpeg_read_scanlines(&d->cinfo, rows, count);
+        if (read == 0) wik_jpeg_fail((j_common_ptr)&d->cinfo, WIK_JPEG_CORRUPT, "libjpeg returned no rows");
+        if (cmyk) {
+            for (JDIMENSION i = 0; i < read; i++) wik_jpeg_cmyk_to_rgba(rows[i], d->cinfo.output_width);
+        }
+    }
+}
+
+/// A lenient decode of a progressive file, in libjpeg's buffered-image mode: every scan is read, then one output
+/// pass shows them, as the normal mode does. When a scan's data breaks with an error (a bad Huffman table, a bogus
+/// marker), the output shows the scans completed before it, as browsers, which draw each scan as it arrives,
+/// show such files; with no scan completed it fails.
+static int wik_jpeg_decode_progressive(wik_jpeg_decoder *d, wik_jpeg_damage *damage, uint8_t *out, size_t out_stride) {
+    if (setjmp(d->error.jump)) {
+        if (d->error.status != WIK_JPEG_CORRUPT || d->completed_scans == 0 || d->input_broken) {
+            jpeg_destroy_decompress(&d->cinfo);
+            return d->error.status;
+        }
+        if (!damage->found) {
+            damage->found = 1;
+            damage->row = -1;
+            snprintf(damage->message, sizeof damage->message, "%s", d->error.err != NULL ? d->error.err : "corrupt JPEG data");
+        }
+        d->input_broken = 1;
+    }
+    if (!d->input_broken) {
+        d->cinfo.buffered_image = TRUE;
+        jpeg_start_decompress(&d->cinfo);
+        for (;;) {
+            const int result = jpeg_consume_input(&d->cinfo);
+            if (result == JPEG_SCAN_COMPLETED) d->completed_scans = d->cinfo.input_scan_number;
+            if (result == JPEG_REACHED_EOI || result == JPEG_SUSPENDED) break;
+        }
+    }
+    if (setjmp(d->error.jump)) {
+        jpeg_destroy_decompress(&d->cinfo);
+        return d->error.status;
+    }
+    // After broken input, the last completed scan, without block smoothing (which may read on to the next scan's
+    // rows): the output's scan then never catches up with the input's, so libjpeg reads no more of it.
+    if (d->input_broken) d->cinfo.do_block_smoothing = FALSE;
+    jpeg_start_output(&d->cinfo, d->input_broken ? d->completed_scans : d->cinfo.input_scan_number);
+    wik_jpeg_read_rows(d, out, out_stride);
+    // Finishing would read on to the next scan's marker (the broken one): a broken decode just ends.
+    if (!d->input_broken) {
+        jpeg_finish_output(&d->cinfo);
+        jpeg_finish_decompress(&d->cinfo);
+    }
+    jpeg_destroy_decompress(&d->cinfo);
+    return WIK_JPEG_OK;
+}
+
 int wik_jpeg_decode_rgba(const uint8_t *data, size_t size, int scale_denom,
                          uint8_t *out, size_t out_stride, uint32_t out_width, uint32_t out_height,
                          size_t max_memory, wik_jpeg_damage *damage, char *err, size_t err_len) {
@@ -242,6 +333,12 @@ int wik_jpeg_decode_rgba(const uint8_t *data, size_t size, int scale_denom,
     wik_jpeg_prepare_decoder(&d, err, err_len);
     wik_jpeg_set_damage(&d.error, damage);
     if (setjmp(d.error.jump)) {
+        // Lenient: an error in the entropy data after some rows keeps them, the rest grey, as browsers show them.
+        if (damage != NULL && d.error.status == WIK_JPEG_CORRUPT && d.error.reading_rows && d.cinfo.output_scanline > 0) {
+            wik_jpeg_keep_rows_before_error(&d, damage, out, out_stride, out_width, out_height);
+            jpeg_destroy_decompress(&d.cinfo);
+            return WIK_JPEG_OK;
+        }
         jpeg_destroy_decompress(&d.cinfo);
         return d.error.status;
     }
@@ -254,25 +351,16 @@ int wik_jpeg_decode_rgba(const uint8_t *data, size_t size, int scale_denom,
                  d.cinfo.output_width, d.cinfo.output_height, out_width, out_height);
         wik_jpeg_fail((j_common_ptr)&d.cinfo, WIK_JPEG_CORRUPT, text);
     }
-    jpeg_start_decompress(&d.cinfo);
-    d.error.reading_rows = 1;
-    int cmyk = d.cinfo.out_color_space == JCS_CMYK;
-    JSAMPROW rows[WIK_JPEG_ROW_BATCH];
-    while (d.cinfo.output_scanline < d.cinfo.output_height) {
-        JDIMENSION first = d.cinfo.output_scanline;
-        JDIMENSION count = d.cinfo.output_height - first;
-        if (count > WIK_JPEG_ROW_BATCH) count = WIK_JPEG_ROW_BATCH;
-        for (JDIMENSION i = 0; i < count; i++) rows[i] = out + (size_t)(first + i) * out_stride;
-        JDIMENSION read = jpeg_read_scanlines(&d.cinfo, rows, count);
-        if (read == 0) wik_jpeg_fail((j_common_ptr)&d.cinfo, WIK_JPEG_CORRUPT, "libjpeg returned no rows");
-        if (cmyk) {
-            for (JDIMENSION i = 0; i < read; i++) wik_jpeg_cmyk_to_rgba(rows[i], out_width);
-        }
+    if (damage != NULL && d.cinfo.progressive_mode) {
+        const int status = wik_jpeg_decode_progressive(&d, damage, out, out_stride);
+        return status == WIK_JPEG_OK && !wik_jpeg_has_pixels(damage, err, err_len) ? WIK_JPEG_TRUNCATED : status;
     }
+    jpeg_start_decompress(&d.cinfo);
+    wik_jpeg_read_rows(&d, out, out_stride);
     // Reads through to EOI: a file cut after its last scan still reports the premature end.
     jpeg_finish_decompress(&d.cinfo);
     jpeg_destroy_decompress(&d.cinfo);
-    return WIK_JPEG_OK;
+    return wik_jpeg_has_pixels(damage, err, err_len) ? WIK_JPEG_OK : WIK_JPEG_TRUNCATED;
 }
 
 // MARK: - Raw CMYK (for colour management)

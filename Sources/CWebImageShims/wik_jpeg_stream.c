@@ -21,7 +21,37 @@ struct wik_jpeg_stream {
     int cmyk;
     /// What a lenient stream let pass.
     wik_jpeg_damage damage;
+    /// The output size, kept after a lenient stream's decompressor is gone.
+    uint32_t width, height;
+    /// Rows handed to the caller so far.
+    uint32_t produced;
+    /// Lenient, after an error in the entropy data: the rest of the rows are grey, without libjpeg.
+    int grey;
 };
+
+/// Writes `count` grey opaque rows (what libjpeg makes of missing data) from `out` on.
+static void wik_stream_grey_rows(uint8_t *out, size_t out_stride, uint32_t width, uint32_t count) {
+    for (uint32_t y = 0; y < count; y++) {
+        uint8_t *row = out + (size_t)y * out_stride;
+        memset(row, 128, (size_t)width * 4);
+        for (uint32_t x = 0; x < width; x++) row[x * 4 + 3] = 255;
+    }
+}
+
+/// After a longjmp in wik_jpeg_stream_read: whether a lenient stream goes on in grey (rows were output before
+/// the error, which was in the data, not memory); records the damage when it does.
+static int wik_stream_goes_on_grey(wik_jpeg_stream *s) {
+    if (s->error.damage == NULL || s->error.status != WIK_JPEG_CORRUPT || s->cinfo.output_scanline == 0) return 0;
+    if (!s->damage.found) {
+        s->damage.found = 1;
+        s->damage.row = (int32_t)s->cinfo.output_scanline;
+        snprintf(s->damage.message, sizeof s->damage.message, "%s", s->error.err != NULL ? s->error.err : "corrupt JPEG data");
+    }
+    s->grey = 1;
+    jpeg_destroy_decompress(&s->cinfo);
+    s->created = 0;
+    return 1;
+}
 
 /// Points the error manager at this call's message buffer.
 static void wik_stream_begin_call(wik_jpeg_stream *s, char *err, size_t err_len) {
@@ -80,8 +110,8 @@ wik_jpeg_stream *wik_jpeg_stream_open(const uint8_t *data, size_t size, int scal
     if (vector_idct) wik_jpeg_use_vector_idct(&s->cinfo);
     s->cmyk = s->cinfo.out_color_space == JCS_CMYK;
     s->error.reading_rows = 1;
-    *out_width = s->cinfo.output_width;
-    *out_height = s->cinfo.output_height;
+    *out_width = s->width = s->cinfo.output_width;
+    *out_height = s->height = s->cinfo.output_height;
     *status = WIK_JPEG_OK;
     return s;
 }
@@ -91,15 +121,29 @@ int wik_jpeg_stream_read(wik_jpeg_stream *s, uint8_t *out, size_t out_stride, ui
     *rows_read = 0;
     if (s == NULL) return WIK_JPEG_CORRUPT;
     if (s->failed_status != WIK_JPEG_OK) return s->failed_status;
+    if (out == NULL || out_stride / 4 < (size_t)s->width) return WIK_JPEG_CORRUPT;
+    const uint32_t wanted = max_rows < s->height - s->produced ? max_rows : s->height - s->produced;
+    if (s->grey) {
+        wik_stream_grey_rows(out, out_stride, s->width, wanted);
+        s->produced += wanted;
+        *rows_read = wanted;
+        return WIK_JPEG_OK;
+    }
     wik_stream_begin_call(s, err, err_len);
-    if (setjmp(s->error.jump)) return wik_stream_failed(s);
-    if (out == NULL || out_stride / 4 < (size_t)s->cinfo.output_width) {
-        wik_jpeg_fail((j_common_ptr)&s->cinfo, WIK_JPEG_CORRUPT, "the row buffer is too small");
+    if (setjmp(s->error.jump)) {
+        if (!wik_stream_goes_on_grey(s)) return wik_stream_failed(s);
+        // This call's rows before the error are kept (output_scanline counts them); the rest are grey.
+        uint32_t kept = s->damage.row >= 0 && (uint32_t)s->damage.row > s->produced ? (uint32_t)s->damage.row - s->produced : 0;
+        if (kept > wanted) kept = wanted;
+        wik_stream_grey_rows(out + (size_t)kept * out_stride, out_stride, s->width, wanted - kept);
+        s->produced += wanted;
+        *rows_read = wanted;
+        return WIK_JPEG_OK;
     }
     JSAMPROW rows[WIK_JPEG_ROW_BATCH];
     uint32_t total = 0;
-    while (total < max_rows && s->cinfo.output_scanline < s->cinfo.output_height) {
-        uint32_t count = max_rows - total;
+    while (total < wanted) {
+        uint32_t count = wanted - total;
         if (count > WIK_JPEG_ROW_BATCH) count = WIK_JPEG_ROW_BATCH;
         for (uint32_t i = 0; i < count; i++) rows[i] = out + (size_t)(total + i) * out_stride;
         JDIMENSION read = jpeg_read_scanlines(&s->cinfo, rows, count);
@@ -109,6 +153,7 @@ int wik_jpeg_stream_read(wik_jpeg_stream *s, uint8_t *out, size_t out_stride, ui
         }
         total += read;
     }
+    s->produced += total;
     *rows_read = total;
     return WIK_JPEG_OK;
 }
@@ -117,11 +162,19 @@ int wik_jpeg_stream_finish(wik_jpeg_stream *s, char *err, size_t err_len) {
     if (s == NULL) return WIK_JPEG_CORRUPT;
     if (s->failed_status != WIK_JPEG_OK) return s->failed_status;
     wik_stream_begin_call(s, err, err_len);
-    if (setjmp(s->error.jump)) return wik_stream_failed(s);
-    if (s->cinfo.output_scanline < s->cinfo.output_height) {
-        wik_jpeg_fail((j_common_ptr)&s->cinfo, WIK_JPEG_CORRUPT, "finished before every row was read");
+    if (s->produced < s->height) {
+        if (err != NULL && err_len > 0) snprintf(err, err_len, "finished before every row was read");
+        return WIK_JPEG_CORRUPT;
     }
-    jpeg_finish_decompress(&s->cinfo);
+    if (!s->grey) {
+        if (setjmp(s->error.jump)) return wik_stream_failed(s);
+        jpeg_finish_decompress(&s->cinfo);
+    }
+    if (s->error.damage != NULL && s->damage.found && s->damage.truncated && s->damage.row == 0) {
+        // Cut before its first row: browsers show nothing.
+        if (err != NULL && err_len > 0) snprintf(err, err_len, "the data ends before the first row (%s)", s->damage.message);
+        return WIK_JPEG_TRUNCATED;
+    }
     return WIK_JPEG_OK;
 }
 

@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 // The most memory libpng may allocate for one ancillary chunk (eXIf, iCCP, text...), in bytes.
 #define WIK_PNG_CHUNK_MALLOC_MAX (8u << 20)
@@ -97,6 +99,14 @@ struct wik_png_decoder {
     int lenient;              // wik_png_decoder_set_lenient was called
     int rows_lost;            // lenient: the data broke at row rows_done; later rows are transparent
     wik_png_damage damage;    // lenient: what was let pass
+    // Lenient: the chunks as libpng reads them, so that an IDAT cut short by the end of the data is handed over
+    // shortened to the bytes there are, with a CRC that matches them: libpng then inflates every byte the file
+    // has, as browsers do, instead of failing on a chunk longer than the data.
+    size_t position;          // bytes handed to libpng so far
+    size_t next_chunk;        // where the next chunk's header starts (after the 8-byte signature at first)
+    size_t total;             // the whole data's size: the caller's bytes plus what the file has after them
+    size_t cut_crc_at;        // where the shortened IDAT's CRC goes; 0 when no IDAT was shortened
+    uLong cut_crc;            // the CRC of the shortened IDAT's type and data, as they are handed over
 };
 
 /// Records the first thing a lenient decoder lets pass.
@@ -135,6 +145,8 @@ static void wik_png_decoder_warning(png_structp png, png_const_charp text) {
     wik_png_decoder *decoder = (wik_png_decoder *)png_get_error_ptr(png);
     wik_png_copy_message(decoder->message, decoder->message_capacity, text);
     if (decoder->lenient && text != NULL && strstr(text, "CRC error") != NULL) {
+        // Browsers refuse a file whose header or palette is damaged: there is nothing safe to show.
+        if (strncmp(text, "IHDR", 4) == 0 || strncmp(text, "PLTE", 4) == 0) png_error(png, text);
         decoder->damage.checksum_mismatch = 1;
         wik_png_note_damage(decoder, text);
     }
@@ -157,8 +169,8 @@ static int wik_png_read_on(wik_png_decoder *decoder) {
     return 1;
 }
 
-static void wik_png_read_data(png_structp png, png_bytep out, size_t length) {
-    wik_png_decoder *decoder = (wik_png_decoder *)png_get_io_ptr(png);
+/// Copies the next `length` bytes of the data into `out`; fails as truncated at the end of the data.
+static void wik_png_copy_data(png_structp png, wik_png_decoder *decoder, png_bytep out, size_t length) {
     while (length > 0) {
         if (decoder->offset == decoder->size && !wik_png_read_on(decoder)) {
             if (decoder->read_errno != 0) {
@@ -175,6 +187,49 @@ static void wik_png_read_data(png_structp png, png_bytep out, size_t length) {
         decoder->offset += count;
         out += count;
         length -= count;
+    }
+}
+
+static uint32_t wik_png_big_endian(const png_byte *bytes) {
+    return (uint32_t)bytes[0] << 24 | (uint32_t)bytes[1] << 16 | (uint32_t)bytes[2] << 8 | bytes[3];
+}
+
+static void wik_png_write_big_endian(png_byte *bytes, uint32_t value) {
+    bytes[0] = (png_byte)(value >> 24);
+    bytes[1] = (png_byte)(value >> 16);
+    bytes[2] = (png_byte)(value >> 8);
+    bytes[3] = (png_byte)value;
+}
+
+/// libpng reads a chunk's 8-byte header, its data in pieces, then its 4-byte CRC, never across a chunk's end. A
+/// lenient decoder follows along; at the header of an IDAT that the data ends inside, it shortens the chunk's
+/// length to the bytes there are (at least one), and at that chunk's end it hands over the matching CRC.
+static void wik_png_read_data(png_structp png, png_bytep out, size_t length) {
+    wik_png_decoder *decoder = (wik_png_decoder *)png_get_io_ptr(png);
+    const size_t start = decoder->position;
+    if (decoder->cut_crc_at != 0 && start == decoder->cut_crc_at && length == 4) {
+        wik_png_write_big_endian(out, (uint32_t)decoder->cut_crc);
+        decoder->position += 4;
+        decoder->cut_crc_at = 0;
+        return;
+    }
+    wik_png_copy_data(png, decoder, out, length);
+    decoder->position += length;
+    if (!decoder->lenient) return;
+    if (decoder->cut_crc_at != 0 && start < decoder->cut_crc_at) {
+        decoder->cut_crc = crc32(decoder->cut_crc, out, (uInt)length);
+    } else if (start == decoder->next_chunk && length == 8) {
+        const size_t data_length = wik_png_big_endian(out);
+        const size_t data_start = decoder->position;
+        decoder->next_chunk = data_start + data_length + 4;
+        if (memcmp(out + 4, "IDAT", 4) == 0 && data_length <= PNG_UINT_31_MAX && decoder->total > data_start
+            && decoder->total - data_start < data_length) {
+            const size_t available = decoder->total - data_start;
+            wik_png_write_big_endian(out, (uint32_t)available);
+            decoder->next_chunk = data_start + available + 4;
+            decoder->cut_crc_at = data_start + available;
+            decoder->cut_crc = crc32(crc32(0L, Z_NULL, 0), out + 4, 4);
+        }
     }
 }
 
@@ -199,6 +254,8 @@ wik_png_decoder *wik_png_decoder_create(const uint8_t *data, size_t size) {
     decoder->data = data;
     decoder->size = data != NULL ? size : 0;
     decoder->fd = -1;
+    decoder->next_chunk = 8;
+    decoder->total = decoder->size;
     decoder->damage.first_bad_row = -1;
     // Creation errors are caught by libpng itself (it returns NULL), so no setjmp is needed here.
     decoder->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, decoder,
@@ -221,6 +278,12 @@ int wik_png_decoder_read_on_from(wik_png_decoder *decoder, int fd) {
     decoder->file_buffer = malloc(WIK_PNG_FILE_BUFFER_SIZE);
     if (decoder->file_buffer == NULL) return 0;
     decoder->fd = fd;
+    // The data's whole size, for a lenient decode of a file cut short: the caller's bytes and the file's rest.
+    struct stat status;
+    off_t here = lseek(fd, 0, SEEK_CUR);
+    if (fstat(fd, &status) == 0 && S_ISREG(status.st_mode) && here >= 0 && status.st_size >= here) {
+        decoder->total = decoder->size + (size_t)(status.st_size - here);
+    }
     return 1;
 }
 
@@ -257,11 +320,14 @@ wik_png_status wik_png_read_header(wik_png_decoder *decoder, wik_png_header *hea
     }
     png_set_read_fn(png, decoder, wik_png_read_data);
     wik_png_configure_reader(png);
-    // Lenient: use chunks whose CRC is wrong, with a warning (recorded as damage), as browsers show them,
-    // and read IDAT data 1 KiB at a time (not 8 KiB), so data cut short loses at most 1 KiB of rows.
+    // Lenient, as browsers: image data and ancillary chunks whose CRC is wrong are used, with a warning (recorded
+    // as damage; a wrong CRC on IHDR or PLTE still fails, in the warning handler), and zlib's Adler-32 checksum of
+    // the image data is not checked.
     if (decoder->lenient) {
         png_set_crc_action(png, PNG_CRC_WARN_USE, PNG_CRC_WARN_USE);
-        png_set_compression_buffer_size(png, 1024);
+#ifdef PNG_IGNORE_ADLER32
+        png_set_option(png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
+#endif
     }
     png_read_info(png, info);
 

@@ -56,7 +56,8 @@ struct DecodeCommand: ParsableCommand {
                 if !quiet, let image {
                     let perDecode = elapsed / repetitions
                     let milliseconds = perDecode.seconds * 1000
-                    print("\(name): \(image.pixelSize), \(image.frames.count) frame(s), \(String(format: "%.1f", milliseconds)) ms per decode")
+                    let damage = image.issues.isEmpty ? "" : ", damaged (\(image.issues.oneLine))"
+                    print("\(name): \(image.pixelSize), \(image.frames.count) frame(s), \(String(format: "%.1f", milliseconds)) ms per decode\(damage)")
                 }
             } catch {
                 failed = true

@@ -90,4 +90,24 @@ import WebImageTestSupport
             }
         }
     }
+
+    /// A damaged file decodes as far as it goes, but a transfer cut short is a failed download (issue 31): the
+    /// transfer failed, not the file, so nothing is decoded and nothing is cached.
+    @Test func aTransferCutShortIsAFailedLoadAndNothingIsCached() async throws {
+        let server = try TestImageServer()
+        let directory = try TemporaryDirectory("manager")
+        defer { directory.remove() }
+        let root = directory.url
+        try await server.run { base in
+            try await withImageDownloader { downloader in
+                let cache = ImageCache(namespace: "it", root: root)
+                let manager = ImageManager(cache: cache, loader: downloader)
+                for path in ["short", "reset"] {
+                    let url = base.appendingPathComponent(path)
+                    await #expect(throws: ImageLoadError.self) { try await manager.loadImage(from: url, options: [.waitStoreCache]) }
+                    #expect(await cache.contains(url.absoluteString) == .notCached)
+                }
+            }
+        }
+    }
 }

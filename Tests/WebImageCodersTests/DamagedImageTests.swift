@@ -213,21 +213,20 @@ import Testing
         #expect(Self.codingError { try PNGCoder().decode(cut, options: strict) }?.code == .truncatedData)
     }
 
-    @Test func pngWithABrokenRowKeepsTheRowsBeforeIt() throws {
+    @Test func pngWithGarbageInItsImageDataKeepsTheRowsBeforeIt() throws {
         let (clean, reference) = try Self.cleanPNG()
         let idat = try #require(Self.chunks(clean).first { $0.type == "IDAT" })
         var damaged = [UInt8](clean)
-        // Garbage 2 KiB into the zlib stream (noise rows take 257 bytes each: about row 8); CRCs are ignored leniently.
+        // Garbage 2 KiB into the zlib stream (noise rows take 257 bytes each: about row 8). Chromium shows what zlib
+        // makes of it (it checks neither the chunk's CRC nor zlib's Adler-32), and so do we; the rows from the
+        // garbage on are either that or, when zlib or a row filter notices it, transparent (aPNGRowWithABadFilterType…).
         let from = idat.offset + 8 + 2048
         for index in from..<(from + 64) { damaged[index] = 0xFF }
         let image = try PNGCoder().decode(Data(damaged), options: Self.lenient)
         #expect(image.pixelSize == PixelSize(width: 64, height: 64))
-        let broken = try #require(image.issues.first { $0.kind == .corruptData })
-        let row = try #require(broken.firstDamagedRow)
-        #expect(row >= 7 && row < 64, "zlib or the row filter notices the garbage at row \(row)")
-        // The rows whose bytes lie before the garbage are exact (rows between it and its detection show what zlib made of it).
+        #expect(image.issues.contains { $0.kind == .checksumMismatch })
         #expect(Self.topRows(image.pixels, 7) == Self.topRows(reference, 7))
-        #expect(image.pixels.bytes[(row * 64 * 4)...].allSatisfy { $0 == 0 }, "the rows from the detection on are transparent")
+        #expect(image.pixels.bytes != reference.bytes)
         #expect(Self.codingError { try PNGCoder().decode(Data(damaged), options: Self.strict) }?.code == .corruptData)
     }
 

@@ -77,11 +77,13 @@ struct GIFCanvas {
     /// The number of frame rows, from the top, that land on the canvas.
     var visibleRowCount: Int { max(0, y1 - frame.top) }
 
-    /// Draws row `row` (relative to the frame) of palette indices; `indices` holds the frame's full width.
-    mutating func drawRow(_ indices: UnsafePointer<UInt8>, row: Int) {
+    /// Draws row `row` (relative to the frame) of palette indices; `indices` holds the frame's full width, or only
+    /// its first `pixelCount` indices (a row cut short: the rest of it is not drawn).
+    mutating func drawRow(_ indices: UnsafePointer<UInt8>, row: Int, pixelCount: Int = .max) {
         let y = frame.top + row
-        guard y < y1, x0 < x1 else { return }
-        let count = x1 - x0
+        let rowEnd = min(x1, frame.left + min(pixelCount, frame.width))
+        guard y < y1, x0 < rowEnd else { return }
+        let count = rowEnd - x0
         let source = indices + (x0 - frame.left)
         let transparent = frame.transparentIndex
         let start = y * width + x0

@@ -28,8 +28,8 @@ enum GIFLZW {
         case endedEarly(Int)
         /// The bytes ran out, without an end code, after this many indices: fewer than asked for.
         case ranOut(Int)
-        /// A code named an entry the table does not have yet: the data is corrupt.
-        case invalidCode
+        /// A code named an entry the table does not have yet, after this many indices: the data is corrupt.
+        case invalidCode(Int)
     }
 
     /// Decompresses `input` (the frame's sub-blocks joined, without their length bytes) with the
@@ -71,7 +71,7 @@ enum GIFLZW {
                     continue
                 }
                 if code == endCode { return .endedEarly(written - outputOffset) }
-                guard code < clearCode else { return .invalidCode }
+                guard code < clearCode else { return .invalidCode(written - outputOffset) }
                 afterClear = false
                 // With a minimum code size of 1 the first free code (4) already needs 3 bits.
                 if nextCode == 1 << codeSize { codeSize &+= 1 }
@@ -81,7 +81,7 @@ enum GIFLZW {
                 written &+= 1
                 continue
             }
-            guard code <= nextCode else { return .invalidCode }
+            guard code <= nextCode else { return .invalidCode(written - outputOffset) }
             if nextCode < maximumCodeCount {
                 // The previous string plus its successor's first byte; when `code == nextCode` that byte
                 // is this string's own first, which the forward copy below produces as it goes.

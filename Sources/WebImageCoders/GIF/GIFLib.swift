@@ -85,6 +85,8 @@ struct GIFWalk {
     var offset: Int
     /// Whether the walk has ended: the trailer was read, or the options need no more frames.
     var isFinished = false
+    /// Whether frames are resampled to ``frameTarget`` (set again when the first frame grows the canvas).
+    var resizesFrames = false
     /// Whether damage ends the walk with what it has (kept in ``issues``) instead of failing it.
     var lenient = false
     /// What a lenient walk let pass.
@@ -137,6 +139,7 @@ enum GIFLib {
                     let width = Int(gif.pointee.SWidth), height = Int(gif.pointee.SHeight)
                     try ImageCodingError.checkDimensions(.gif, width: width, height: height, limit: options.maximumPixelCount)
                     state = GIFWalk(output: output, canvas: GIFCanvas(width: width, height: height), offset: input.pointee.offset)
+                    state.resizesFrames = resizesFrames
                     if resizesFrames { state.frameTarget = options.targetSize(for: PixelSize(width: width, height: height)) }
                     state.lenient = lenient && !stopAtEnd
                 }
@@ -208,6 +211,7 @@ enum GIFLib {
             info.width = Int(image.Width)
             info.height = Int(image.Height)
             info.interlaced = image.Interlace
+            if walk.frameCount == 0 { growCanvas(&walk, toHold: info, options: options) }
             walk.frameCount += 1
             if walk.output == .durationsOnly {
                 try skipImageData(gif, check: check)
@@ -220,13 +224,14 @@ enum GIFLib {
                 try skipImageData(gif, check: check)
             } else if let rowCount = lzwRowCount(info, canvas: walk.canvas) {
                 let count = try readIndices(
-                    gif, rowCount: rowCount, width: info.width, frame: walk.frameCount, into: &indices, lenient: walk.lenient, check: check
+                    input, rowCount: rowCount, width: info.width, frame: walk.frameCount, into: &indices, lenient: walk.lenient
                 )
-                // A lenient walk keeps the whole rows of a frame cut short (the rest shows the canvas as it was).
-                let wholeRows = count < rowCount * info.width ? count / max(info.width, 1) : rowCount
-                if wholeRows < rowCount {
-                    guard wholeRows > 0 || !walk.frames.isEmpty else {
-                        throw ImageCodingError(.truncatedData, format: .gif, "frame \(walk.frameCount) has no whole row")
+                // A lenient walk keeps the pixels of a frame cut short, down to the last one decoded (the rest shows
+                // the canvas as it was), as browsers draw such frames.
+                let wholeRows = count / max(info.width, 1)
+                if count < rowCount * info.width {
+                    guard count > 0 || !walk.frames.isEmpty else {
+                        throw ImageCodingError(.truncatedData, format: .gif, "frame \(walk.frameCount) has no pixel")
                     }
                     walk.issues.append(DecodingIssue(
                         input.pointee.reachedEnd ? .truncated : .corruptData,
@@ -238,8 +243,8 @@ enum GIFLib {
                     guard let base = indices.baseAddress.map({ $0 + GIFLZW.outputOffset }) else { return }
                     var decoded = 0
                     for pass in info.rowPasses {
-                        for y in stride(from: pass.start, to: info.height, by: pass.step) where decoded < wholeRows {
-                            walk.canvas.drawRow(base + decoded * info.width, row: y)
+                        for y in stride(from: pass.start, to: info.height, by: pass.step) where decoded * info.width < count {
+                            walk.canvas.drawRow(base + decoded * info.width, row: y, pixelCount: count - decoded * info.width)
                             decoded += 1
                         }
                     }
@@ -278,6 +283,17 @@ enum GIFLib {
         }
     }
 
+    /// Grows the canvas to hold the first frame when it reaches past the logical screen, as browsers size such
+    /// images (the image is the screen and the first frame's rectangle together); within the pixel limit only,
+    /// else the frame stays clipped to the screen.
+    private static func growCanvas(_ walk: inout GIFWalk, toHold first: GIFFrameInfo, options: ImageDecodingOptions) {
+        let width = max(walk.canvas.width, first.left + first.width), height = max(walk.canvas.height, first.top + first.height)
+        guard width != walk.canvas.width || height != walk.canvas.height,
+              (try? ImageCodingError.checkDimensions(.gif, width: width, height: height, limit: options.maximumPixelCount)) != nil else { return }
+        walk.canvas = GIFCanvas(width: width, height: height)
+        if walk.resizesFrames { walk.frameTarget = options.targetSize(for: PixelSize(width: width, height: height)) }
+    }
+
     /// How many of the frame's rows ``readIndices`` should decompress (all of an interlaced frame, else
     /// those down to the canvas's bottom edge), or `nil` when the frame's indices would take more bytes
     /// than the canvas has pixels (or 2 GiB): then giflib decodes it a row at a time instead.
@@ -293,20 +309,33 @@ enum GIFLib {
     /// file stores them. Returns how many indices it decompressed: all `rowCount × width`, or, when `lenient`,
     /// fewer when the data ends or breaks early (the sub-blocks read until then are decompressed).
     private static func readIndices(
-        _ gif: UnsafeMutablePointer<GifFileType>, rowCount: Int, width: Int, frame: Int, into indices: inout [UInt8],
-        lenient: Bool, check: (Int32, @autoclosure () -> String) throws -> Void
+        _ input: UnsafeMutablePointer<GIFInput>, rowCount: Int, width: Int, frame: Int, into indices: inout [UInt8], lenient: Bool
     ) throws -> Int {
+        // The sub-blocks are read here from the bytes, not through giflib, so that a block cut short by the end of
+        // the data still gives its bytes. giflib has read the image descriptor and the LZW code size just before.
+        let bytes = input.pointee.bytes
+        var offset = input.pointee.offset
+        let codeSize = offset > 0 && offset <= bytes.count ? Int(bytes[offset - 1]) : 0
         var compressed = [UInt8]()
-        var codeSize: Int32 = 0
-        var block: UnsafeMutablePointer<GifByteType>?
-        try check(DGifGetCode(gif, &codeSize, &block), "cannot read frame \(frame)")
-        do {
-            while let data = block {
-                compressed.append(contentsOf: UnsafeBufferPointer(start: data + 1, count: Int(data[0])))
-                try check(DGifGetCodeNext(gif, &block), "cannot read frame \(frame)")
+        var complete = false
+        while offset < bytes.count {
+            let length = Int(bytes[offset])
+            offset += 1
+            if length == 0 {
+                complete = true
+                break
             }
-        } catch where lenient && !compressed.isEmpty {
-            // The sub-blocks break off: decompress what arrived.
+            let available = min(length, bytes.count - offset)
+            compressed.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + available]))
+            offset += available
+        }
+        input.pointee.offset = offset
+        if !complete {
+            input.pointee.reachedEnd = true
+            // A lenient decode decompresses what arrived.
+            guard lenient && !compressed.isEmpty else {
+                throw ImageCodingError(.truncatedData, format: .gif, "cannot read frame \(frame): the data ends early")
+            }
         }
         guard (1...8).contains(codeSize) else {
             throw ImageCodingError(.corruptData, format: .gif, "frame \(frame) has an LZW code size of \(codeSize)")
@@ -316,20 +345,14 @@ enum GIFLib {
         if indices.count < workspaceSize { indices = [UInt8](repeating: 0, count: workspaceSize) }
         let outcome = compressed.withUnsafeBytes { input in
             indices.withUnsafeMutableBufferPointer { workspace in
-                GIFLZW.decode(input, minimumCodeSize: Int(codeSize), count: count, workspace: workspace)
+                GIFLZW.decode(input, minimumCodeSize: codeSize, count: count, workspace: workspace)
             }
         }
         switch outcome {
         case .filled:
             return count
-        case .endedEarly(let decoded), .ranOut(let decoded):
-            if lenient { return decoded }
-        case .invalidCode:
-            break
-        }
-        switch outcome {
-        case .filled:
-            return count
+        case .endedEarly(let decoded) where lenient, .ranOut(let decoded) where lenient, .invalidCode(let decoded) where lenient:
+            return decoded
         case .endedEarly(let decoded):
             // As giflib: an end code before the last pixel is "the data ends early"…
             throw ImageCodingError(.truncatedData, format: .gif,

@@ -113,7 +113,7 @@ package struct ImageConversion {
                 throw ToolError(nil, "is a still image, it has no frame \(frame)", remedy: "leave out --frame")
             }
             let damage = image.issues.isEmpty ? [] : [
-                "is damaged (\(image.issues.map(\.description).joined(separator: "; "))); what decodes was written, as a browser shows it (--strict refuses it)",
+                "is damaged (\(image.issues.oneLine)); what decodes was written, as a browser shows it (--strict refuses it)",
             ]
             return (image, damage)
         }

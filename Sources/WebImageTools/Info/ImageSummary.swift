@@ -33,6 +33,9 @@ package struct ImageSummary: Codable, Sendable, Equatable {
     package var camera: String?
     /// When the picture was taken (EXIF, `YYYY:MM:DD HH:MM:SS`), when recorded.
     package var taken: String?
+    /// What was wrong with a damaged file that decoded as far as it goes (``DecodingIssue``s, one line);
+    /// `nil` for a clean file or when only the headers were read.
+    package var damage: String?
 
     /// A summary of a still, opaque, upright image of unknown size, for readers that fill in what they learn.
     package init(source: String, format: ImageFormat, bytes: Int) {
@@ -68,6 +71,7 @@ package struct ImageSummary: Codable, Sendable, Equatable {
         hasAlpha = image.hasAlpha
         orientation = image.orientation.description
         bytes = byteCount
+        damage = image.issues.isEmpty ? nil : image.issues.oneLine
     }
 
     /// Adds what only the headers say: bit depth, colour profile ("none" when there is none), camera, date.
@@ -95,6 +99,7 @@ package struct ImageSummary: Codable, Sendable, Equatable {
         if let camera { parts.append("camera \(camera)") }
         if let taken { parts.append("taken \(taken)") }
         parts.append(ByteCountText.format(bytes))
+        if let damage { parts.append("damaged (\(damage))") }
         return "\(source): " + parts.joined(separator: ", ")
     }
 }
@@ -112,4 +117,9 @@ package enum ByteCountText {
         }
         return unit == 0 ? "\(bytes) B" : String(format: "%.1f %@", value, units[unit])
     }
+}
+
+extension [DecodingIssue] {
+    /// The issues in one line, separated by `; `: `truncated at row 120: Premature end of JPEG file`.
+    package var oneLine: String { map(\.description).joined(separator: "; ") }
 }
