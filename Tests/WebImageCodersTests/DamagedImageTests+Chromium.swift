@@ -182,7 +182,7 @@ import Testing
         #expect(Damaged.codingError { try JPEGCoder().decode(Data(damaged), options: Damaged.strict) }?.code == .corruptData)
     }
 
-    @Test func aProgressiveJPEGWithABrokenTableBetweenScansShowsTheScansBeforeIt() throws {
+    @Test func aProgressiveJPEGWithABrokenTableBetweenScansIsRefusedAsChromiumRefusesIt() throws {
         let clean = try JPEGCoder().encode(Image(pixels: Damaged.gradient()), as: .jpeg,
                                            options: ImageEncodingOptions(quality: 0.9, progressive: true))
         let bytes = [UInt8](clean)
@@ -193,14 +193,12 @@ import Testing
         var damaged = bytes
         damaged[segment + 1] = 0xC4 // a DHT…
         damaged[segment + 2] = 0x00
-        damaged[segment + 3] = 0x03 // …with no room for its table: "Bogus Huffman table definition"
-        let image = try JPEGCoder().decode(Data(damaged), options: Damaged.lenient)
-        // The same two scans, ended cleanly, decode to the same pixels.
-        let twoScans = try JPEGCoder().decode(Data(bytes.prefix(segment) + [0xFF, 0xD9]), options: Damaged.lenient)
-        #expect(image.pixelSize == PixelSize(width: 64, height: 64))
-        #expect(image.issues.first?.kind == .corruptData)
-        // Block smoothing is off for a broken file's output (it would read on), so the pixels differ slightly (34 dB).
-        #expect(psnr(image.pixels, twoScans.pixels) > 30, "\(psnr(image.pixels, twoScans.pixels)) dB")
-        #expect(Damaged.codingError { try JPEGCoder().decode(Data(damaged), options: Damaged.strict) }?.code == .corruptData)
+        damaged[segment + 3] = 0x03 // …with no room for its table: "Bogus marker length"
+        // Chromium reads every scan of a whole file before drawing any, so a fatal error on the way shows nothing.
+        #expect(Damaged.codingError { try JPEGCoder().decode(Data(damaged), options: Damaged.lenient) }?.code == .corruptData)
+        // Cut at the same place instead, the scans before it show.
+        let cut = try JPEGCoder().decode(Data(bytes.prefix(segment)), options: Damaged.lenient)
+        #expect(cut.issues.first?.kind == .truncated)
+        #expect(psnr(cut.pixels, Damaged.gradient()) > 20)
     }
 }
