@@ -134,6 +134,9 @@ typedef struct {
     struct jpeg_decompress_struct cinfo;
     wik_jpeg_error error;
     struct jpeg_progress_mgr progress;
+    /// A lenient progressive decode: the last scan read whole, and whether the input broke after it.
+    int completed_scans;
+    int input_broken;
 } wik_jpeg_decoder;
 
 /// After a fatal error while reading rows: records it as the damage (unless an earlier warning was recorded)
@@ -279,6 +282,45 @@ static void wik_jpeg_read_rows(wik_jpeg_decoder *d, uint8_t *out, size_t out_str
     }
 }
 
+/// A lenient decode of a progressive file, in libjpeg's buffered-image mode: every scan is read, then one output
+/// pass shows them, as the normal mode does. When the data ends inside a marker (libjpeg's made-up end of image
+/// then breaks it with an error), the output shows the scans completed before, as Chromium, which waits for more
+/// data there, shows such files. Any other error fails, as it does in Chromium.
+static int wik_jpeg_decode_progressive(wik_jpeg_decoder *d, wik_jpeg_damage *damage, uint8_t *out, size_t out_stride) {
+    if (setjmp(d->error.jump)) {
+        if (d->error.status != WIK_JPEG_CORRUPT || !damage->truncated || d->completed_scans == 0 || d->input_broken) {
+            jpeg_destroy_decompress(&d->cinfo);
+            return d->error.status;
+        }
+        d->input_broken = 1;
+    }
+    if (!d->input_broken) {
+        d->cinfo.buffered_image = TRUE;
+        jpeg_start_decompress(&d->cinfo);
+        for (;;) {
+            const int result = jpeg_consume_input(&d->cinfo);
+            if (result == JPEG_SCAN_COMPLETED) d->completed_scans = d->cinfo.input_scan_number;
+            if (result == JPEG_REACHED_EOI || result == JPEG_SUSPENDED) break;
+        }
+    }
+    if (setjmp(d->error.jump)) {
+        jpeg_destroy_decompress(&d->cinfo);
+        return d->error.status;
+    }
+    // After broken input, the last completed scan, without block smoothing (which may read on to the next scan's
+    // rows): the output's scan then never catches up with the input's, so libjpeg reads no more of it.
+    if (d->input_broken) d->cinfo.do_block_smoothing = FALSE;
+    jpeg_start_output(&d->cinfo, d->input_broken ? d->completed_scans : d->cinfo.input_scan_number);
+    wik_jpeg_read_rows(d, out, out_stride);
+    // Finishing would read on to the next scan's marker (the broken one): a broken decode just ends.
+    if (!d->input_broken) {
+        jpeg_finish_output(&d->cinfo);
+        jpeg_finish_decompress(&d->cinfo);
+    }
+    jpeg_destroy_decompress(&d->cinfo);
+    return WIK_JPEG_OK;
+}
+
 int wik_jpeg_decode_rgba(const uint8_t *data, size_t size, int scale_denom,
                          uint8_t *out, size_t out_stride, uint32_t out_width, uint32_t out_height,
                          size_t max_memory, wik_jpeg_damage *damage, char *err, size_t err_len) {
@@ -305,6 +347,10 @@ int wik_jpeg_decode_rgba(const uint8_t *data, size_t size, int scale_denom,
         snprintf(text, sizeof text, "the output is %ux%u pixels, not the %ux%u allocated",
                  d.cinfo.output_width, d.cinfo.output_height, out_width, out_height);
         wik_jpeg_fail((j_common_ptr)&d.cinfo, WIK_JPEG_CORRUPT, text);
+    }
+    if (damage != NULL && d.cinfo.progressive_mode) {
+        const int status = wik_jpeg_decode_progressive(&d, damage, out, out_stride);
+        return status == WIK_JPEG_OK && !wik_jpeg_has_pixels(damage, err, err_len) ? WIK_JPEG_TRUNCATED : status;
     }
     jpeg_start_decompress(&d.cinfo);
     wik_jpeg_read_rows(&d, out, out_stride);
