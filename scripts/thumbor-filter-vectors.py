@@ -46,24 +46,45 @@ def gradient(alpha):
 
 
 def flat_blue():
-    """The gradient picture with blue held at 77: equalize's division by zero for a flat channel."""
+    """The gradient picture with blue held at 77: equalize leaves its minimum at 0 (its search stops earlier)."""
     data = bytes(c for y in range(HEIGHT) for x in range(WIDTH) for c in (*gradient_colour(x, y)[:2], 77))
     return Image.frombytes("RGB", (WIDTH, HEIGHT), data)
 
 
-def run(image, filters):
-    """thumbor's result of `filters` (a URL's filters part, without `filters:`) on `image`."""
+def flat_red():
+    """The gradient picture with red held at 0: equalize divides 0 by 0 for it."""
+    data = bytes(c for y in range(HEIGHT) for x in range(WIDTH) for c in (0, *gradient_colour(x, y)[1:]))
+    return Image.frombytes("RGB", (WIDTH, HEIGHT), data)
+
+
+def large_gradient():
+    """The gradient formulas over 64×48 (wrapping at 256), opaque: for the digest vectors."""
+    data = bytes(c for y in range(48) for x in range(64) for c in gradient_colour(x, y))
+    return Image.frombytes("RGB", (64, 48), data)
+
+
+def fnv1a(data):
+    """The 64-bit FNV-1a hash of `data`, as the Swift tests compute it."""
+    value = 0xCBF29CE484222325
+    for byte in data:
+        value = ((value ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return value
+
+
+def run(image, filters, request=(REQUEST_WIDTH, REQUEST_HEIGHT)):
+    """thumbor's result of `filters` (a URL's filters part, without `filters:`) on `image`, for a URL asking
+    for `request` (width, height)."""
     config = Config()
     importer = Importer(config)
     importer.import_modules()
     context = Context(config=config, importer=importer)
-    context.request = RequestParameters(width=REQUEST_WIDTH, height=REQUEST_HEIGHT)
+    context.request = RequestParameters(width=request[0], height=request[1])
     engine = context.modules.engine
     engine.image = image.copy()
     runner = FiltersFactory(importer.filters).create_instances(context, filters)
     asyncio.run(runner.apply_filters(PHASE_POST_TRANSFORM))
     result = engine.image.convert("RGBA")
-    return result.size, result.tobytes().hex()
+    return result.size, result.tobytes()
 
 
 CASES = [
@@ -91,8 +112,25 @@ CASES = [
     ("fillAutoOnAlpha", True, "fill(auto)"),
     ("fillAutoMergedOnAlpha", True, "fill(auto,true)"),
     ("fillBlur", False, "fill(blur)"),
+    ("fillAutoOnSmallerCanvas", False, "fill(auto)", (6, 4)),
+    ("fillAutoWithoutHeight", False, "fill(auto)", (13, 0)),
+    ("equalizeFlatRedZero", "flatRed", "equalize()"),
     ("brightnessThenContrast", False, "brightness(20):contrast(30)"),
     ("contrastThenBrightness", False, "contrast(30):brightness(20)"),
+]
+
+
+# Exact ports, checked on a larger picture by a digest of thumbor's whole result.
+DIGEST_CASES = [
+    "round_corner(20|12,0,128,255)",
+    "round_corner(7|30,40,50,60,1)",
+    "round_corner(31,200,100,0)",
+    "round_corner(1|1,9,9,9)",
+    "noise(70,12345)",
+    "equalize()",
+    "saturation(2.5)",
+    "contrast(80)",
+    "grayscale()",
 ]
 
 
@@ -102,11 +140,19 @@ def main():
     print()
     print("/// thumbor 7.8's own results for its filters on ``SyntheticFilterImages`` (see the script for each URL part).")
     print("enum ThumborFilterVectors {")
-    for name, source, filters in CASES:
-        image = flat_blue() if source == "flat" else gradient(source)
-        size, pixels = run(image, filters)
-        print(f"    /// `{filters}` on the {'flat-blue' if source == 'flat' else 'alpha' if source else 'opaque'} picture, {size[0]}×{size[1]}.")
-        print(f'    static let {name} = "{pixels}"')
+    for name, source, filters, *request in CASES:
+        image = {"flat": flat_blue, "flatRed": flat_red}.get(source, lambda: gradient(source))()
+        size, pixels = run(image, filters, *request)
+        picture = {"flat": "flat-blue", "flatRed": "flat-red"}.get(source, "alpha" if source else "opaque")
+        print(f"    /// `{filters}` on the {picture} picture, {size[0]}×{size[1]}.")
+        print(f'    static let {name} = "{pixels.hex()}"')
+    print()
+    print("    /// The 64-bit FNV-1a hash of thumbor's RGBA result on the 64×48 gradient, by URL filter.")
+    print("    static let digests: [String: UInt64] = [")
+    for filters in DIGEST_CASES:
+        _, pixels = run(large_gradient(), filters)
+        print(f'        "{filters}": 0x{fnv1a(pixels):016x},')
+    print("    ]")
     print("}")
 
 

@@ -22,6 +22,16 @@ enum SyntheticFilterImages {
         return pixel
     }
 
+    /// The gradient formulas over 64×48 (wrapping at 256), opaque: for the digest vectors.
+    static let large = SyntheticImages.pattern(width: 64, height: 48) { colour($0, $1) }
+
+    /// The opaque picture with red held at 0.
+    static let flatRed = SyntheticImages.pattern(width: width, height: height) { x, y in
+        var pixel = colour(x, y)
+        pixel.red = 0
+        return pixel
+    }
+
     /// The opaque picture with blue held at 77.
     static let flatBlue = SyntheticImages.pattern(width: width, height: height) { x, y in
         var pixel = colour(x, y)
@@ -110,6 +120,8 @@ enum SyntheticFilterImages {
         expect(try filtered(Images.opaque, [.equalize]), matches: Vectors.equalize)
         // Blue's only level is above the first level of red or green: thumbor's search leaves its minimum at 0.
         expect(try filtered(Images.flatBlue, [.equalize]), matches: Vectors.equalizeFlatBlue)
+        // Red's only level is the first of all: its minimum is found and thumbor divides 0 by 0, storing 0.
+        expect(try filtered(Images.flatRed, [.equalize]), matches: Vectors.equalizeFlatRedZero)
     }
 
     @Test func noiseIsThumborsForTheSameSeed() throws {
@@ -171,6 +183,33 @@ enum SyntheticFilterImages {
         let merged = FillCanvas(fill: .init(background: .average, mergesTransparency: true), canvas: canvas).apply(to: Images.alpha)
         expect(merged, matches: Vectors.fillAutoMergedOnAlpha)
         #expect(!merged.hasAlpha && merged[2, 2] == RGBA(red: 0x7C, green: 0x88, blue: 0xA0))
+    }
+
+    @Test func fillCanvasIsTheRequestedSizeOrTheImagesSideAsInThumbor() throws {
+        let auto = PixelFilter.fill(.init(background: .average))
+        expect(try filtered(Images.opaque, [auto], width: 6, height: 4), matches: Vectors.fillAutoOnSmallerCanvas)
+        expect(try filtered(Images.opaque, [auto], width: 13, height: 0), matches: Vectors.fillAutoWithoutHeight)
+    }
+
+    /// The 64-bit FNV-1a hash of the pixels' bytes, as the vector script computes it.
+    static func digest(_ pixels: PixelBuffer) -> UInt64 {
+        pixels.bytes.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 }
+    }
+
+    @Test(arguments: [
+        ("round_corner(20|12,0,128,255)", PixelFilter.roundCorner(.init(horizontalRadius: 20, verticalRadius: 12, color: RGBColor(red: 0, green: 128, blue: 255), transparent: false))),
+        ("round_corner(7|30,40,50,60,1)", .roundCorner(.init(horizontalRadius: 7, verticalRadius: 30, color: RGBColor(red: 40, green: 50, blue: 60), transparent: true))),
+        ("round_corner(31,200,100,0)", .roundCorner(.init(horizontalRadius: 31, verticalRadius: 31, color: RGBColor(red: 200, green: 100, blue: 0), transparent: false))),
+        ("round_corner(1|1,9,9,9)", .roundCorner(.init(horizontalRadius: 1, verticalRadius: 1, color: RGBColor(red: 9, green: 9, blue: 9), transparent: false))),
+        ("noise(70,12345)", .noise(amount: 70, seed: 12345)),
+        ("equalize()", .equalize),
+        ("saturation(2.5)", .saturation(2.5)),
+        ("contrast(80)", .contrast(80)),
+        ("grayscale()", .grayscale),
+    ])
+    func exactPortsGiveThumborsBytesOnALargerPicture(_ url: String, _ filter: PixelFilter) throws {
+        let expected = try #require(Vectors.digests[url])
+        #expect(Self.digest(try filtered(Images.large, [filter])) == expected)
     }
 
     @Test func fillBlurStretchesThumborsBlurUnderTheImage() throws {

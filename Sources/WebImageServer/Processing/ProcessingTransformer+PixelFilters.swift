@@ -1,12 +1,12 @@
 import WebImageKit
 
 extension ProcessingTransformer {
-    /// thumbor's pixel filters (``ProcessingOptions/pixelFilters``), in order; each is validated first, and a
-    /// `fill` canvas is checked against the limits before it is allocated.
+    /// thumbor's pixel filters (``ProcessingOptions/pixelFilters``), in order; all are validated before the
+    /// first runs, and a `fill` canvas is checked against the limits before it is allocated.
     func applyPixelFilters(_ pixels: PixelBuffer) throws -> PixelBuffer {
+        for filter in options.pixelFilters { try filter.validate() }
         var result = pixels
         for filter in options.pixelFilters {
-            try filter.validate()
             result = try apply(filter, to: result)
         }
         return result
