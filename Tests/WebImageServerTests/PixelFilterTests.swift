@@ -268,7 +268,7 @@ enum SyntheticFilterImages {
 
     @Test func argumentsOutOfRangeAreRefusedWithATypedError() throws {
         let refused: [PixelFilter] = [
-            .brightness(101), .contrast(-101), .rgb(red: 0, green: 101, blue: 0), .saturation(.nan), .saturation(.infinity),
+            .brightness(101), .contrast(-101), .rgb(red: 0, green: 101, blue: 0), .saturation(.nan), .saturation(.infinity), .saturation(1e300),
             .noise(amount: 101, seed: 0), .noise(amount: -1, seed: 0),
             .roundCorner(.init(horizontalRadius: -1, verticalRadius: 2, color: RGBColor(red: 0, green: 0, blue: 0), transparent: false)),
             .convolution(.init(items: [Double](repeating: 1, count: 11), columns: 11, normalize: true)),

@@ -11,7 +11,7 @@ enum PixelFilter: Sendable, Hashable {
     /// `contrast(amount)`: scales each channel's distance from 128 by `(amount + 100)² / 10000`; amount −100…100.
     case contrast(Int)
     /// `saturation(factor)`: moves each pixel away from (factor > 1) or towards (factor < 1) its perceived
-    /// brightness; 1 keeps it, 0 is grey; any finite factor.
+    /// brightness; 1 keeps it, 0 is grey; any factor finite as a `Float` (thumbor's C takes it as one).
     case saturation(Double)
     /// `rgb(r, g, b)`: adds `255 × amount / 100` to each channel; each amount −100…100.
     case rgb(red: Int, green: Int, blue: Int)
@@ -85,7 +85,7 @@ enum PixelFilter: Sendable, Hashable {
         case .rgb(let red, let green, let blue):
             try Self.check([red, green, blue].allSatisfy(Self.amountRange.contains), "each amount must be between -100 and 100")
         case .saturation(let factor):
-            try Self.check(factor.isFinite, "the saturation factor must be a finite number")
+            try Self.check(Float(factor).isFinite, "the saturation factor must be a finite number within Float's range")
         case .noise(let amount, _):
             try Self.check((0...100).contains(amount), "the noise amount must be between 0 and 100")
         case .roundCorner(let corner):
@@ -100,6 +100,7 @@ enum PixelFilter: Sendable, Hashable {
     /// The name errors give the filters.
     static let errorKey = "thumbor filter"
 
+    /// Throws an ``ImageProcessingError`` saying `message` unless `condition` holds.
     static func check(_ condition: Bool, _ message: String) throws(ImageProcessingError) {
         guard condition else { throw ImageProcessingError(transformerKey: errorKey, message) }
     }
