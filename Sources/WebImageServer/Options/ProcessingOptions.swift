@@ -114,6 +114,10 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// This request's own limits (`max_src_resolution`, `max_src_file_size`, `max_animation_frames`,
     /// `max_animation_frame_resolution`, `max_result_dimension`), accepted only when the server allows them.
     public var securityLimits = SecurityLimits()
+    /// thumbor's pixel filters (`brightness`, `contrast`, `saturation`, `rgb`, `grayscale`, `equalize`, `noise`,
+    /// `round_corner`, `convolution`, `fill(auto)`, `fill(blur)`), applied in this order after the resize and
+    /// the crop, blur, sharpen and pixelate, before extend, padding, flattening and the watermark.
+    var pixelFilters: [PixelFilter] = []
 
     /// Padding on each side, in pixels before `dpr`.
     public struct Padding: Sendable, Hashable {

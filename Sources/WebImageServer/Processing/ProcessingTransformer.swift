@@ -9,6 +9,7 @@ import WebImageKit
 /// 3. `rotate`: turn clockwise by 90°, 180° or 270°, then `flip`;
 /// 4. the crop of fill and fill-down to the requested size, at the gravity (smart: ``SmartCrop``);
 /// 5. `blur` (``WideBlur``), then `sharpen` (refused past ``maximumSharpenCost``), then `pixelate`;
+/// 5b. thumbor's pixel filters (``ProcessingOptions/pixelFilters``), in their order (``applyPixelFilters(_:)``);
 /// 6. `extend`: pad to the requested size, at the extend gravity, with transparency; then `extend_aspect_ratio`:
 ///    pad to the requested aspect ratio, at its gravity; then `padding` (times `dpr`, not `zoom`);
 /// 7. flatten onto the `background` when it is set, or onto white when the output format has no alpha;
@@ -93,6 +94,7 @@ struct ProcessingTransformer: Sendable {
         if let size = options.pixelate {
             result = Pixelate(size: size).apply(to: result)
         }
+        result = try applyPixelFilters(result)
         let unextended = result.size
         if options.extend {
             result = try extend(result)
