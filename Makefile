@@ -24,6 +24,7 @@ test: deps
 	$(SWIFT) test $(RELEASE) --skip-build $(NOT_STRESS)
 	$(SWIFT) test $(RELEASE) --skip-build $(STRESS)
 	WEBIMAGE=$$($(SWIFT) build $(RELEASE) --show-bin-path)/webimage scripts/playground-test.sh
+	scripts/damaged-fixtures-check.sh
 
 # The whole suite under the thread sanitizer, in its own build folder; a report makes the run fail.
 TSAN = --sanitize=thread --scratch-path .build-tsan
