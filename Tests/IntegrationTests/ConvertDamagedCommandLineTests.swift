@@ -26,4 +26,26 @@ import WebImageTools
         #expect(strict.status == 1)
         #expect(!FileManager.default.fileExists(atPath: strictOutput.path))
     }
+
+    @Test func infoDecodeAndDecodeSayADamagedFileIsDamagedOnItsLine() async throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clean = try ImageCodersManager.shared.encode(Image(pixels: .samplePattern(width: 64, height: 48)), as: .jpeg, options: .init())
+        let input = folder.appendingPathComponent("cut.jpg"), whole = folder.appendingPathComponent("whole.jpg")
+        try clean.prefix(clean.count * 3 / 5).write(to: input)
+        try clean.write(to: whole)
+
+        let info = try await CLI.run(["info", "--decode", input.path, whole.path])
+        #expect(info.status == 0, "\(info.stderr)")
+        let lines = info.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.contains("JPEG 64×48") == true && lines.first?.contains(", damaged (truncated at row ") == true, "\(info.stdout)")
+        #expect(lines.last?.contains("damaged") == false)
+        let json = try await CLI.run(["info", "--decode", "--json", input.path])
+        #expect(json.stdout.contains("\"damage\" : \"truncated at row "), "\(json.stdout)")
+
+        let decode = try await CLI.run(["decode", input.path])
+        #expect(decode.status == 0)
+        #expect(decode.stdout.contains("64×48, 1 frame(s)") && decode.stdout.contains(", damaged (truncated at row "), "\(decode.stdout)")
+    }
 }
