@@ -167,7 +167,12 @@ int wik_jpeg_stream_finish(wik_jpeg_stream *s, char *err, size_t err_len) {
         return WIK_JPEG_CORRUPT;
     }
     if (!s->grey) {
-        if (setjmp(s->error.jump)) return wik_stream_failed(s);
+        if (setjmp(s->error.jump)) {
+            // Lenient: every row was output, so an error after them (an unknown marker) costs nothing.
+            if (s->error.damage == NULL || s->error.status != WIK_JPEG_CORRUPT) return wik_stream_failed(s);
+            wik_stream_goes_on_grey(s);
+            return WIK_JPEG_OK;
+        }
         jpeg_finish_decompress(&s->cinfo);
     }
     if (s->error.damage != NULL && s->damage.found && s->damage.truncated && s->damage.row == 0) {

@@ -69,4 +69,18 @@ import Testing
         #expect(DamagedImageTests.topRows(image.pixels, row) == DamagedImageTests.topRows(clean.pixels, row),
                 "the rows above the damage (\(row)) are the clean file's")
     }
+
+    /// Thumbnails and shrink-on-load take other paths through the decoders (rows streamed band by band, frames
+    /// resampled as they are composited): they show or refuse the same files.
+    @Test(arguments: names) func thumbnailsDecodeAsChromiumShowsIt(name: String) throws {
+        let verdict = try #require(try Self.verdicts()[name])
+        let data = try Fixtures.data("damaged/" + name)
+        let options = ImageDecodingOptions(thumbnailPixelSize: PixelSize(width: 24, height: 24))
+        guard verdict.shown else {
+            #expect(throws: ImageCodingError.self) { try ImageCodersManager.shared.decode(data, options: options) }
+            return
+        }
+        let image = try ImageCodersManager.shared.decode(data, options: options)
+        #expect(max(image.pixelSize.width, image.pixelSize.height) == 24, "\(image.pixelSize)")
+    }
 }

@@ -47,7 +47,14 @@ public struct JPEGCoder: ImageCoding {
         guard !convertsCMYK, let target = options.targetSize(for: header.size, orientation: orientation) else {
             return try decode(data, options: options, scale: .full)
         }
-        let image = try decodeScaledDown(data, storedSize: header.size, to: target, orientation: orientation, options: options)
+        let image: Image
+        do {
+            image = try decodeScaledDown(data, storedSize: header.size, to: target, orientation: orientation, options: options)
+        } catch let error as ImageCodingError where header.isProgressive && !options.strict && error.code == .corruptData {
+            // Streaming reads a progressive file's scans in one go and cannot show those before a marker the data
+            // ends inside; the whole decode can (a damaged file, decoded whole as the other progressive ones are).
+            return try decode(data, options: options, scale: .full)
+        }
         return ColorManagement.finish(image, profile: profile, sourceIsGray: header.colorSpace == .gray, options: options)
     }
 

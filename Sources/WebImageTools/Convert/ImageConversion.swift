@@ -102,8 +102,10 @@ package struct ImageConversion {
         _ input: Data, for format: ImageFormat, settings: ConversionSettings, coders: ImageCodersManager
     ) throws -> (Image, [String]) {
         let oneFrame = settings.frame != nil || !format.holdsAnimation
-        guard oneFrame, let source = try coders.animatedFrameSource(for: input, options: settings.decoding),
-              source.frameCount > 1 else {
+        // A damaged animation the frame source cannot walk decodes whole below, as far as it goes.
+        let source = settings.decoding.strict ? try coders.animatedFrameSource(for: input, options: settings.decoding)
+            : try? coders.animatedFrameSource(for: input, options: settings.decoding)
+        guard oneFrame, let source = source ?? nil, source.frameCount > 1 else {
             var decoding = settings.decodingFoldingLeadingResize
             decoding.firstFrameOnly = oneFrame
             decoding.keepsMetadata = settings.metadata == .keepAndReport
