@@ -114,6 +114,9 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// This request's own limits (`max_src_resolution`, `max_src_file_size`, `max_animation_frames`,
     /// `max_animation_frame_resolution`, `max_result_dimension`), accepted only when the server allows them.
     public var securityLimits = SecurityLimits()
+    /// thumbor's geometry, when a thumbor URL asks for it: it then replaces `resizingType`, `enlarge`, `crop` and
+    /// `gravity` (see ``ThumborGeometry``); nil for imgproxy's.
+    var thumborGeometry: ThumborGeometry?
 
     /// Padding on each side, in pixels before `dpr`.
     public struct Padding: Sendable, Hashable {
@@ -142,6 +145,9 @@ public struct ProcessingOptions: Sendable, Hashable {
         public var equalHorizontal: Bool
         /// Whether the top and bottom borders cut are made equal (the smaller of the two).
         public var equalVertical: Bool
+        /// Whether the border colour, when none is given, is the bottom-right pixel's rather than the top-left's
+        /// (thumbor's `trim:bottom-right`).
+        var colorFromBottomRight = false
 
         /// Creates a trim.
         public init(threshold: Double, color: RGBColor? = nil, equalHorizontal: Bool = false, equalVertical: Bool = false) {

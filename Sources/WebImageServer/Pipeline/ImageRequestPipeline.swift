@@ -41,12 +41,23 @@ struct ImageRequestPipeline: Sendable {
         }
     }
 
-    /// Answers `request` (its raw path, still percent-encoded: what the signature covers).
+    /// Answers `request` (its raw path, still percent-encoded: what the signature covers); in the thumbor dialect,
+    /// with thumbor's statuses (``thumborError(_:)``).
     func run(_ request: Request) async throws(ServerError) -> Response {
+        do {
+            return try await runSteps(request)
+        } catch {
+            throw configuration.dialect == .thumbor ? Self.thumborError(error) : error
+        }
+    }
+
+    /// The steps, from authorization to the answer.
+    private func runSteps(_ request: Request) async throws(ServerError) -> Response {
         let path = try unprefixedPath(request)
         try authorize(path, authorization: request.headers[.authorization])
         let job = try parse(path, headers: request.headers)
         do {
+            if job.answersWithMetadata { return try await thumborMetadata(job) }
             return try await answer(job, conditions: Conditions(request.headers))
         } catch {
             throw job.vary.isEmpty ? error : error.adding(.vary, job.vary.joined(separator: ", "))

@@ -4,7 +4,7 @@ import WebImageKit
 /// than the threshold in some channel, cut from the image.
 ///
 /// As libvips' `find_trim` does for imgproxy, transparency is judged flattened onto magenta, the colour is the
-/// top-left pixel's unless one is given, and an image that is all border is kept whole. `equal_hor` and
+/// top-left pixel's (or the bottom-right one's) unless one is given, and an image that is all border is kept whole. `equal_hor` and
 /// `equal_ver` cut the same (the smaller) border from both opposite sides. Unlike libvips, no 3×3 median
 /// smoothing comes first: a single stray pixel counts as content.
 struct TrimBorder: Sendable {
@@ -25,7 +25,7 @@ struct TrimBorder: Sendable {
             return (blend(bytes[index], Self.flattenColor.0), blend(bytes[index + 1], Self.flattenColor.1),
                     blend(bytes[index + 2], Self.flattenColor.2))
         }
-        let border = trim.color.map { (Int($0.red), Int($0.green), Int($0.blue)) } ?? color(at: 0)
+        let border = trim.color.map { (Int($0.red), Int($0.green), Int($0.blue)) } ?? color(at: trim.colorFromBottomRight ? (width * height - 1) * 4 : 0)
         let threshold = trim.threshold
         func isContent(_ x: Int, _ y: Int) -> Bool {
             let pixel = color(at: (y * width + x) * 4)
