@@ -49,8 +49,12 @@ struct ThumborConf: Sendable {
             }
         }
         for (name, value) in environment where name.hasPrefix("THUMBOR_") {
+            // A variable holds plain text, not a Python literal: quoted so that it reads as the text it is, or as
+            // the flag or number it spells.
             let confName = String(name.dropFirst("THUMBOR_".count))
-            if Self.settings[confName] != nil { literals[confName] = value }
+            guard Self.settings[confName] != nil else { continue }
+            let isLiteral = ["True", "False"].contains(value) || Double(value) != nil
+            literals[confName] = isLiteral ? value : "'" + value + "'"
         }
         for (name, literal) in literals {
             guard let setting = Self.settings[name], let text = Self.text(of: literal, name: name) else {

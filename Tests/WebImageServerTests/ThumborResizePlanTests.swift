@@ -1,0 +1,57 @@
+import Testing
+import WebImageKit
+@testable import WebImageServer
+
+/// thumbor's size arithmetic (its `Transformer` and size filters): each expectation is thumbor 7.8's answer.
+struct ThumborResizePlanTests {
+    func plan(_ width: Int, _ height: Int, _ fit: ThumborRequest.Fit = .none, source: PixelSize, _ edit: (inout ThumborGeometry) -> Void = { _ in }) -> ThumborResizePlan {
+        var geometry = ThumborGeometry(fit: fit, width: .pixels(width), height: .pixels(height))
+        edit(&geometry)
+        return ThumborResizePlan(source: source, original: source, geometry: geometry)
+    }
+
+    let landscape = PixelSize(width: 400, height: 300), portrait = PixelSize(width: 202, height: 303)
+
+    @Test func aSideOfZeroFollowsTheAspectRatioWithHalvesRoundedToEven() {
+        #expect(plan(333, 0, source: landscape).finalSize == PixelSize(width: 333, height: 250))
+        #expect(plan(0, 101, source: landscape).finalSize == PixelSize(width: 135, height: 101))
+        // 99 × 303 / 202 = 148.5: Python's round gives 148 (imgproxy's rounding would give 149).
+        #expect(plan(99, 0, source: portrait).finalSize == PixelSize(width: 99, height: 148))
+    }
+
+    @Test func withoutFitInTheSourceIsCroppedToTheRatioThenResizedEnlargingToo() {
+        let cropped = plan(300, 200, source: landscape)
+        #expect(cropped.crop == ResizePlan.Rect(x: 0, y: 16, width: 400, height: 267))
+        #expect(cropped.finalSize == PixelSize(width: 300, height: 200))
+        #expect(plan(800, 500, source: landscape).finalSize == PixelSize(width: 800, height: 500))
+        #expect(plan(120, 40, source: landscape) { $0.horizontalAlignment = .right; $0.verticalAlignment = .bottom }.crop == ResizePlan.Rect(x: 0, y: 167, width: 400, height: 133))
+    }
+
+    @Test func fitInNeverEnlargesFullFitInCoversTheBox() {
+        #expect(plan(200, 200, .fitIn, source: landscape).finalSize == PixelSize(width: 200, height: 150))
+        #expect(plan(800, 800, .fitIn, source: landscape).finalSize == landscape)
+        #expect(plan(200, 200, .fullFitIn, source: landscape).finalSize == PixelSize(width: 267, height: 200))
+        #expect(plan(500, 500, .fullFitIn, source: portrait).finalSize == PixelSize(width: 500, height: 750))
+    }
+
+    @Test func adaptiveFitInSwapsTheBoxForASourceOfTheOtherOrientation() {
+        #expect(plan(100, 200, .fitIn, source: landscape) { $0.adaptive = true }.finalSize == PixelSize(width: 133, height: 100))
+        #expect(plan(300, 100, .fullFitIn, source: portrait) { $0.adaptive = true }.finalSize == PixelSize(width: 200, height: 300))
+    }
+
+    @Test func noUpscaleCapsTheRequestAtTheSourceUpscaleFillsTheFitInBoxProportionScalesLast() {
+        #expect(plan(800, 600, source: landscape) { $0.noUpscale = true }.finalSize == landscape)
+        #expect(plan(100, 900, source: portrait) { $0.noUpscale = true }.finalSize == PixelSize(width: 100, height: 303))
+        #expect(plan(800, 800, .fitIn, source: landscape) { $0.upscale = true }.finalSize == PixelSize(width: 800, height: 600))
+        #expect(plan(0, 0, source: portrait) { $0.proportion = 0.33 }.finalSize == PixelSize(width: 66, height: 99))
+        #expect(plan(100, 300, source: landscape) { $0.stretch = true }.crop == nil)
+    }
+
+    @Test func theManualCropIsMovedByTheTrimAndKeptInsideTheImage() {
+        let crop = ThumborRequest.Rectangle(left: 100, top: 100, right: 500, bottom: 500)
+        #expect(ProcessingTransformer.manualCrop(crop, in: portrait, trimmedBy: nil) == ThumborRequest.Rectangle(left: 100, top: 100, right: 202, bottom: 303))
+        #expect(ProcessingTransformer.manualCrop(crop, in: portrait, trimmedBy: ResizePlan.Rect(x: 10, y: 20, width: 1, height: 1))
+            == ThumborRequest.Rectangle(left: 90, top: 80, right: 202, bottom: 303))
+        #expect(ProcessingTransformer.manualCrop(ThumborRequest.Rectangle(left: 300, top: 0, right: 400, bottom: 10), in: portrait, trimmedBy: nil) == nil)
+    }
+}
