@@ -54,4 +54,30 @@ struct ThumborResizePlanTests {
             == ThumborRequest.Rectangle(left: 90, top: 80, right: 202, bottom: 303))
         #expect(ProcessingTransformer.manualCrop(ThumborRequest.Rectangle(left: 300, top: 0, right: 400, bottom: 10), in: portrait, trimmedBy: nil) == nil)
     }
+
+    @Test func aSourceShrunkOnLoadIsPlannedOnItsStoredSizeSoTheSizesStayThumbors() throws {
+        var options = ProcessingOptions()
+        options.thumborGeometry = ThumborGeometry(width: .pixels(99), height: .pixels(0))
+        var transformer = ProcessingTransformer(options: options, maximumPixelCount: 1 << 24)
+        let shrunk = PixelBuffer(width: 101, height: 152, fill: RGBA(red: 1, green: 2, blue: 3))
+        // Planned on the shrunk pixels, 99 × 152 / 101 would round to 149; on the stored 202×303, thumbor's 148.
+        #expect(try transformer.transform(pixels: shrunk, flattenOnto: nil).size == PixelSize(width: 99, height: 149))
+        transformer.storedSourceSize = portrait
+        #expect(try transformer.transform(pixels: shrunk, flattenOnto: nil).size == PixelSize(width: 99, height: 148))
+    }
+
+    @Test func onlyGeometryThatPlansOnSizesAloneShrinksOnLoad() {
+        #expect(ThumborGeometry(fit: .fitIn, width: .pixels(200), height: .pixels(200)).shrinkOnLoad?.mode == .fit)
+        #expect(ThumborGeometry(fit: .fullFitIn, width: .pixels(200), height: .pixels(200)).shrinkOnLoad?.mode == .fill)
+        #expect(ThumborGeometry(width: .pixels(300), height: .pixels(200)).shrinkOnLoad?.size == PixelSize(width: 300, height: 200))
+        #expect(ThumborGeometry(width: .pixels(300), height: .pixels(0)).shrinkOnLoad?.mode == .fit)
+        #expect(ThumborGeometry(width: .pixels(300), crop: ThumborRequest.Rectangle(left: 0, top: 0, right: 10, bottom: 10)).shrinkOnLoad == nil)
+        #expect(ThumborGeometry(width: .pixels(300), smart: true).shrinkOnLoad == nil)
+        #expect(ThumborGeometry(width: .original, height: .pixels(10)).shrinkOnLoad == nil)
+        #expect(ThumborGeometry().shrinkOnLoad == nil)
+        var options = ProcessingOptions()
+        options.thumborGeometry = ThumborGeometry(width: .pixels(300))
+        options.trim = ProcessingOptions.Trim(threshold: 0)
+        #expect(options.thumborShrinkOnLoad == nil)
+    }
 }

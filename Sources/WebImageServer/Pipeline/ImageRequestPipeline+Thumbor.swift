@@ -55,8 +55,9 @@ extension ImageRequestPipeline {
         let (source, target, frames) = try await admitted { () throws(ServerError) -> (PixelSize, PixelSize, Int) in
             let data = try await loadSource(job)
             let decoded = try await decode(data.data, job)
-            let transformed = try await transform(decoded, job, format: outputFormat(for: decoded, job))
-            return (decoded.pixelSize, transformed.pixelSize, decoded.frames.count)
+            let stored = storedSourceSize(data.data, job)
+            let transformed = try await transform(decoded, job, format: outputFormat(for: decoded, job), storedSize: stored)
+            return (stored ?? decoded.pixelSize, transformed.pixelSize, decoded.frames.count)
         }
         let body = ThumborMetadata(url: job.source.absoluteString, source: source, target: target, frameCount: frames, options: job.options)
         let data = (try? JSONEncoder().encode(body)) ?? Data("{}".utf8)

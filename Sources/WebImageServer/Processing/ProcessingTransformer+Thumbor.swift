@@ -23,8 +23,11 @@ extension ProcessingTransformer {
             let window = SmartCrop.window(area, in: source)
             return (window.x + window.width / 2, window.y + window.height / 2)
         } : nil
-        let plan = ThumborResizePlan(source: result.size, original: original, geometry: geometry, smartCenter: smartCenter)
-        if let crop = plan.crop { result = try result.cropped(to: crop) }
+        // Shrunk on load (no manual crop, trim or smart then): the plan is made on the stored size, its crop
+        // scaled to the decoded pixels.
+        let planned = storedSourceSize.flatMap { Self.sameShape($0, result.size) ? $0 : nil } ?? result.size
+        let plan = ThumborResizePlan(source: planned, original: original, geometry: geometry, smartCenter: smartCenter)
+        if let crop = plan.crop { result = try result.cropped(to: Self.scaled(crop, from: planned, to: result.size)) }
         result = try resized(result, to: plan.resizedSize)
         if options.flipHorizontal || options.flipVertical {
             result = try ImageTransformers.Flip(horizontal: options.flipHorizontal, vertical: options.flipVertical).transform(pixels: result)
@@ -33,6 +36,21 @@ extension ProcessingTransformer {
         result = QuarterTurn(degrees: options.rotate).apply(to: result)
         let requested = plan.requestedAfterTransform
         return (result, (Double(requested.width), Double(requested.height)))
+    }
+
+    /// Whether `decoded` can be `stored` shrunk: at most as large, the same orientation.
+    static func sameShape(_ stored: PixelSize, _ decoded: PixelSize) -> Bool {
+        decoded.width <= stored.width && decoded.height <= stored.height && (stored.width >= stored.height) == (decoded.width >= decoded.height)
+    }
+
+    /// `rect` of an image of `from` pixels, in the same image at `to` pixels (edges rounded down, at least 1 pixel).
+    static func scaled(_ rect: ResizePlan.Rect, from: PixelSize, to: PixelSize) -> ResizePlan.Rect {
+        guard from != to else { return rect }
+        let sx = Double(to.width) / Double(from.width), sy = Double(to.height) / Double(from.height)
+        let x = min(Int(Double(rect.x) * sx), to.width - 1), y = min(Int(Double(rect.y) * sy), to.height - 1)
+        let right = min(Int((Double(rect.x + rect.width) * sx).rounded()), to.width)
+        let bottom = min(Int((Double(rect.y + rect.height) * sy).rounded()), to.height)
+        return ResizePlan.Rect(x: x, y: y, width: max(1, right - x), height: max(1, bottom - y))
     }
 
     /// `pixels` resized to `size`, checked against the limits first; unchanged when already that size.

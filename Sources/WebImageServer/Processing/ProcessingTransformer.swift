@@ -32,6 +32,9 @@ struct ProcessingTransformer: Sendable {
     let watermarkImage: PixelBuffer?
     /// The configured base opacity of the watermark.
     let watermarkOpacity: Double
+    /// The source's upright size as stored in its file, when it was shrunk on load for thumbor's geometry (which
+    /// plans its sizes on it); nil: the decoded size is the source's.
+    var storedSourceSize: PixelSize?
 
     init(
         options: ProcessingOptions, maximumPixelCount: Int, maximumDimension: Int? = nil, outputFormat: ImageFormat? = nil,
@@ -71,7 +74,7 @@ struct ProcessingTransformer: Sendable {
         }
         var canvas: (width: Double, height: Double)?
         if let geometry = options.thumborGeometry {
-            (result, canvas) = try transformThumborGeometry(result, geometry, original: pixels.size, trimmed: trimmed)
+            (result, canvas) = try transformThumborGeometry(result, geometry, original: storedSourceSize ?? pixels.size, trimmed: trimmed)
         } else {
             result = try transformGeometry(result)
         }
