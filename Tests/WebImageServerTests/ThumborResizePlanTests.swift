@@ -80,4 +80,18 @@ struct ThumborResizePlanTests {
         options.trim = ProcessingOptions.Trim(threshold: 0)
         #expect(options.thumborShrinkOnLoad == nil)
     }
+
+    @Test func thumborsTrimToleranceIsAEuclideanDistanceOfTheColours() {
+        // A white border around a ring of (245, 245, 245) around black: each channel differs by 10 (under 12),
+        // the distance is √300 ≈ 17.3 (over 12), so thumbor keeps the ring.
+        var pixels = PixelBuffer(width: 30, height: 30, fill: RGBA(red: 255, green: 255, blue: 255))
+        for y in 5..<25 { for x in 5..<25 { pixels[x, y] = RGBA(red: 245, green: 245, blue: 245) } }
+        for y in 10..<20 { for x in 10..<20 { pixels[x, y] = RGBA(red: 0, green: 0, blue: 0) } }
+        var trim = ProcessingOptions.Trim(threshold: 12)
+        #expect(TrimBorder(trim: trim).area(in: pixels) == ResizePlan.Rect(x: 10, y: 10, width: 10, height: 10))
+        trim.measuresEuclideanDistance = true
+        #expect(TrimBorder(trim: trim).area(in: pixels) == ResizePlan.Rect(x: 5, y: 5, width: 20, height: 20))
+        let request = try? ThumborURLParser().parse(path: "/unsafe/trim:top-left:12/example.com/a.jpg")
+        #expect(request.map { ThumborMapping($0).options.trim?.measuresEuclideanDistance } == true)
+    }
 }

@@ -148,6 +148,9 @@ public struct ProcessingOptions: Sendable, Hashable {
         /// Whether the border colour, when none is given, is the bottom-right pixel's rather than the top-left's
         /// (thumbor's `trim:bottom-right`).
         var colorFromBottomRight = false
+        /// Whether the threshold bounds the Euclidean distance of the RGB colours (thumbor's tolerance) rather than
+        /// the largest difference of one channel (imgproxy's).
+        var measuresEuclideanDistance = false
 
         /// Creates a trim.
         public init(threshold: Double, color: RGBColor? = nil, equalHorizontal: Bool = false, equalVertical: Bool = false) {

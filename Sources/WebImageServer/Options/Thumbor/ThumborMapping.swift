@@ -34,6 +34,7 @@ struct ThumborMapping: Sendable {
         if let trim = request.trim {
             var value = ProcessingOptions.Trim(threshold: Double(trim.tolerance))
             value.colorFromBottomRight = trim.corner == .bottomRight
+            value.measuresEuclideanDistance = true
             options.trim = value
         }
         self.options = options
