@@ -30,7 +30,7 @@ struct ThumborURLParser: Sendable {
         + "(?<image>.+)$"
 
     /// The compiled ``pattern``; `NSRegularExpression` matches are safe from any thread.
-    nonisolated(unsafe) private static let expression: NSRegularExpression? = try? NSRegularExpression(pattern: pattern)
+    private static let expression: NSRegularExpression? = try? NSRegularExpression(pattern: pattern)
 
     /// Creates a parser.
     init(maximumPathLength: Int = 16 * 1024) {
