@@ -6,6 +6,7 @@
 # connections. Every cell starts its server afresh (empty caches), and the three servers run back to back,
 # format by format, in the same run. Prints a table and rewrites the "serve" section of benchmarks/RESULTS.md.
 #   webimage serve   release build, default workers (one per core), its own caches in a fresh folder
+#   webimage serve --dialect thumbor   the same binary asked thumbor's own URLs (issue 32)
 #   thumbor 7.8      from PyPI in benchmarks/work/thumbor-venv; one process per core, each on its own port
 #                    (with --processes N they share one socket and one process may accept every connection:
 #                    it did here), wrk's threads split over the ports; file storage for originals (shared),
@@ -73,6 +74,15 @@ start_webimage() {
     server_pids=($!)
     local extension=$1
     pattern="/unsafe/rs:fit:%d:0/plain/$origin/photo-%04d.jpg@$extension"
+}
+# webimage serve answering thumbor's own URLs (--dialect thumbor, issue 32): the same paths thumbor is asked.
+start_thumborurls() {
+    "$bin" serve --bind "127.0.0.1:$port" --allow-loopback-sources --cache-dir "$scratch/cache" \
+        --dialect thumbor --allow-unsafe-urls > "$scratch/server.log" 2>&1 &
+    server_pids=($!)
+    local format=$1 filters=""
+    [[ $format != jpg ]] && filters="filters:format($format)/"
+    pattern="/unsafe/%dx0/${filters}$origin/photo-%04d.jpg"
 }
 # BASELINE_WEBIMAGE=path adds a "baseline" server: that binary, started as webimage is (an earlier build, to
 # compare a change in the same run: BENCH_SERVERS="webimage baseline").
@@ -203,7 +213,7 @@ function request()
 end
 LUA
 
-read -r -a servers <<< "${BENCH_SERVERS:-webimage thumbor nginx}"   # a subset for a quick check
+read -r -a servers <<< "${BENCH_SERVERS:-webimage thumborurls thumbor nginx}"   # a subset for a quick check
 read -r -a formats <<< "${BENCH_FORMATS:-jpg png webp avif}"
 # AVIF in thumbor's PIL engine: Pillow's own AVIF support (Pillow ≥ 11.3, as pip installs it) or pillow-avif-plugin.
 thumbor_avif=$("$venv/bin/python" -c 'from thumbor.engines.pil import HAVE_AVIF; print(int(HAVE_AVIF))' 2>/dev/null || echo 0)
@@ -283,7 +293,8 @@ def cell(name):
     out.update(rss)
     return out
 
-servers = [("webimage", "webimage serve"), ("baseline", "webimage serve (baseline build)"), ("thumbor", f"thumbor {thumbor_version}"), ("nginx", "nginx image_filter")]
+servers = [("webimage", "webimage serve"), ("thumborurls", "webimage serve --dialect thumbor"), ("baseline", "webimage serve (baseline build)"),
+           ("thumbor", f"thumbor {thumbor_version}"), ("nginx", "nginx image_filter")]
 formats = [("jpg", "JPEG"), ("png", "PNG"), ("webp", "WebP"), ("avif", "AVIF")]
 fmt_ms = lambda v: "—" if v is None else (f"{v:.0f}" if v >= 10 else f"{v:.1f}")
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.machine())
@@ -302,7 +313,7 @@ lines = [
     f"({source_bytes // 1024} KB JPEG) under {names} names; wrk -t 2 --latency, {seconds} s per cell, asks for width W = 500–520 "
     "(then the next name), so no result is reused: `webimage serve` `/unsafe/rs:fit:W:0/plain/SOURCE@FORMAT`, thumbor "
     "`/unsafe/Wx0/filters:format(FORMAT)/SOURCE` (one process per core, each on its own port, wrk's two threads split "
-    "over them; file storage for originals, no result storage), "
+    "over them; file storage for originals, no result storage; `webimage serve --dialect thumbor` is asked thumbor's very paths), "
     "nginx `image_filter resize W -` on the file (one worker per core; its output format is its input's, so its PNG and WebP "
     "cells read 2048×1365 PNG and WebP originals). Quality 80 everywhere. Every cell starts its server with empty caches. "
     "Peak RSS: the largest sum of RSS over the server's processes, sampled every 0.2 s. Errors: non-2xx and socket errors. "

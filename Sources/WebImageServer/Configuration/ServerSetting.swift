@@ -32,4 +32,6 @@ struct ServerSettingsDraft: Sendable {
     var metricsBind: String?
     var logLevel = "info"
     var logFormat = ServerLogFormat.pretty
+    /// The names of the `--thumbor-conf` file this server does not use.
+    var ignoredThumborNames: [String] = []
 }

@@ -305,7 +305,7 @@ extension ServerSettings {
         ServerSetting(name: "playground", imgproxy: [], apply: { value, draft throws(ServerSettingsError) in
             draft.configuration.playground = try value.flag()
         }, current: { "\($0.configuration.playground)" }),
-    ] + encodingTable
+    ] + encodingTable + thumborTable
 
     /// Where this server's default is safer than imgproxy's, by setting name: what is kept.
     static let saferDefaults: [(String, String)] = [

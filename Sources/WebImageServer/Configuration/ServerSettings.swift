@@ -36,7 +36,9 @@ public struct ServerSettings: Sendable {
         case "debug": .debug
         default: .info
         }
-        return Resolved(configuration: draft.configuration, metricsBind: draft.metricsBind, logLevel: level, logFormat: draft.logFormat)
+        return Resolved(
+            configuration: draft.configuration, metricsBind: draft.metricsBind, logLevel: level, logFormat: draft.logFormat,
+            ignoredThumborSettings: draft.ignoredThumborNames)
     }
 
     /// The server's configuration (``resolve()``'s).
@@ -54,13 +56,16 @@ public struct ServerSettings: Sendable {
         public let logLevel: Logger.Level
         /// The log format (`--log-format`, `IMGPROXY_LOG_FORMAT`); ``ServerLogFormat/pretty`` by default.
         public let logFormat: ServerLogFormat
+        /// The names in the `--thumbor-conf` file this server does not use, to log once at start.
+        public var ignoredThumborSettings: [String] = []
     }
 
     /// One line per setting: its name, the value in force and where it came from (`--print-config`).
     public func report() throws(ServerSettingsError) -> [String] {
         let draft = try draft()
+        let thumbor = try thumborConf()
         return Self.table.map { setting in
-            let origin = value(of: setting)?.origin ?? .defaultValue
+            let origin = value(of: setting, thumbor: thumbor)?.origin ?? .defaultValue
             let names = ([setting.variable] + setting.imgproxy.map { "IMGPROXY_" + $0 }).joined(separator: ", ")
             return "\(setting.name) = \(setting.current(draft))    (\(origin.rawValue); \(names))"
         }
@@ -70,13 +75,15 @@ public struct ServerSettings: Sendable {
     /// that no variable or option set: one line each, to log at start.
     public var differences: [String] {
         Self.saferDefaults.compactMap { name, line in
-            guard let setting = Self.table.first(where: { $0.name == name }), value(of: setting) == nil else { return nil }
+            let thumbor = try? thumborConf()
+            guard let setting = Self.table.first(where: { $0.name == name }), value(of: setting, thumbor: thumbor) == nil else { return nil }
             return line
         }
     }
 
-    /// The value of `setting` from the first place that has one.
-    func value(of setting: ServerSetting) -> SettingValue? {
+    /// The value of `setting` from the first place that has one: the command line, `WEBIMAGE_SERVE_*`,
+    /// `IMGPROXY_*`, then `thumbor` (`THUMBOR_*` variables and the `--thumbor-conf` file).
+    func value(of setting: ServerSetting, thumbor: ThumborConf? = nil) -> SettingValue? {
         if let text = commandLine[setting.name] {
             return SettingValue(text: text, origin: .commandLine, source: "--" + setting.name)
         }
@@ -88,6 +95,9 @@ public struct ServerSettings: Sendable {
                 return SettingValue(text: text, origin: .imgproxyEnvironment, source: "IMGPROXY_" + name)
             }
         }
+        if let text = thumbor?.values[setting.name] {
+            return SettingValue(text: text, origin: .thumborConf, source: "thumbor.conf (\(setting.name))")
+        }
         return nil
     }
 
@@ -95,8 +105,10 @@ public struct ServerSettings: Sendable {
     func draft() throws(ServerSettingsError) -> ServerSettingsDraft {
         var draft = ServerSettingsDraft()
         draft.configuration.s3Environment = environment
+        let thumbor = try thumborConf()
+        draft.ignoredThumborNames = thumbor?.ignored ?? []
         for setting in Self.table {
-            if let value = value(of: setting) { try setting.apply(value, &draft) }
+            if let value = value(of: setting, thumbor: thumbor) { try setting.apply(value, &draft) }
         }
         try draft.finish()
         return draft

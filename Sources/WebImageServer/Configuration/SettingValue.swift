@@ -6,6 +6,10 @@ public enum SettingOrigin: String, Sendable, Hashable {
     case webimageEnvironment = "WEBIMAGE_SERVE_*"
     /// An `IMGPROXY_*` variable.
     case imgproxyEnvironment = "IMGPROXY_*"
+    /// A `THUMBOR_*` variable (a thumbor.conf name).
+    case thumborEnvironment = "THUMBOR_*"
+    /// The `--thumbor-conf` file.
+    case thumborConf = "thumbor.conf"
     /// Nothing set it.
     case defaultValue = "default"
 }

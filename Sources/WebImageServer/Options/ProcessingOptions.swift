@@ -118,6 +118,9 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// `round_corner`, `convolution`, `fill(auto)`, `fill(blur)`), applied in this order after the resize and
     /// the crop, blur, sharpen and pixelate, before extend, padding, flattening and the watermark.
     var pixelFilters: [PixelFilter] = []
+    /// thumbor's geometry, when a thumbor URL asks for it: it then replaces `resizingType`, `enlarge`, `crop` and
+    /// `gravity` (see ``ThumborGeometry``); nil for imgproxy's.
+    var thumborGeometry: ThumborGeometry?
 
     /// Padding on each side, in pixels before `dpr`.
     public struct Padding: Sendable, Hashable {
@@ -146,6 +149,12 @@ public struct ProcessingOptions: Sendable, Hashable {
         public var equalHorizontal: Bool
         /// Whether the top and bottom borders cut are made equal (the smaller of the two).
         public var equalVertical: Bool
+        /// Whether the border colour, when none is given, is the bottom-right pixel's rather than the top-left's
+        /// (thumbor's `trim:bottom-right`).
+        var colorFromBottomRight = false
+        /// Whether the threshold bounds the Euclidean distance of the RGB colours (thumbor's tolerance) rather than
+        /// the largest difference of one channel (imgproxy's).
+        var measuresEuclideanDistance = false
 
         /// Creates a trim.
         public init(threshold: Double, color: RGBColor? = nil, equalHorizontal: Bool = false, equalVertical: Bool = false) {

@@ -30,6 +30,12 @@ extension ImageRequestPipeline {
         if configuration.shrinksOnLoad, let shrink = job.options.shrinkOnLoad {
             options.thumbnailPixelSize = shrink.size
             options.thumbnailMode = shrink.mode
+        } else if configuration.shrinksOnLoad, let shrink = job.options.thumborShrinkOnLoad,
+            ThumborGeometry.storedSize(of: data, appliesOrientation: options.applyOrientation) != nil {
+            // thumbor's sizes are planned on the stored size (``storedSourceSize(_:_:)``), so only a JPEG, whose
+            // header says it, shrinks.
+            options.thumbnailPixelSize = shrink.size
+            options.thumbnailMode = shrink.mode
         }
         let coders = coders, decodingOptions = options, metrics = metrics
         do {
@@ -47,5 +53,12 @@ extension ImageRequestPipeline {
             try? await sources.cache.remove(forKey: sources.cacheKey(for: job.source), cacheType: .disk)
             throw ServerError(.unprocessableContent, "the source is not an image the server can decode")
         }
+    }
+
+    /// The upright size stored in a source decoded for a thumbor URL, when it may have been shrunk on load: what
+    /// thumbor's sizes are planned on. nil otherwise (the decoded size is the source's).
+    func storedSourceSize(_ data: Data, _ job: ImageJob) -> PixelSize? {
+        guard configuration.shrinksOnLoad, job.options.thumborShrinkOnLoad != nil else { return nil }
+        return ThumborGeometry.storedSize(of: data, appliesOrientation: job.options.autoRotate ?? configuration.autoRotate)
     }
 }

@@ -15,7 +15,7 @@ extension ImageRequestPipeline {
         if isNotModified(processed, conditions) {
             return notModified(etag: processed.etag, job)
         }
-        var headers = imageHeaders(processed, job, maxAge: configuration.maxAge)
+        var headers = imageHeaders(processed, job, maxAge: job.maxAge ?? configuration.maxAge)
         if configuration.passesSourceCacheControl, processed.sourceCaching.cacheControl != nil || processed.sourceCaching.expires != nil {
             headers[.cacheControl] = processed.sourceCaching.cacheControl
             headers[.expires] = processed.sourceCaching.expires
@@ -71,7 +71,7 @@ extension ImageRequestPipeline {
 
     /// 304 with the tag and the caching headers.
     func notModified(etag: String, _ job: ImageJob) -> Response {
-        var headers: HTTPFields = [.cacheControl: "public, max-age=\(configuration.maxAge)"]
+        var headers: HTTPFields = [.cacheControl: "public, max-age=\(job.maxAge ?? configuration.maxAge)"]
         if configuration.sendsETag { headers[.eTag] = etag }
         if !job.vary.isEmpty { headers[.vary] = job.vary.joined(separator: ", ") }
         return Response(status: .notModified, headers: headers)

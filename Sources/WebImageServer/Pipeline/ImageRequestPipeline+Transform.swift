@@ -21,12 +21,15 @@ extension ImageRequestPipeline {
 
     /// Step "transform": crop, resize, rotate, blur, sharpen, extend, flatten and watermark (``ProcessingTransformer``),
     /// every frame, on the processing threads; the longest side is the URL's `max_result_dimension` when lower than
-    /// the configured one; a result over the pixel limit is refused before it is allocated (422).
-    func transform(_ image: Image, _ job: ImageJob, format: ImageFormat) async throws(ServerError) -> Image {
-        let transformer = ProcessingTransformer(
+    /// the configured one; a result over the pixel limit is refused before it is allocated (422). `storedSize`: the
+    /// source's size when it was shrunk on load for thumbor's geometry, which plans on it.
+    func transform(_ image: Image, _ job: ImageJob, format: ImageFormat, storedSize: PixelSize? = nil) async throws(ServerError) -> Image {
+        var configured = ProcessingTransformer(
             options: job.options, maximumPixelCount: configuration.maximumResultPixelCount,
             maximumDimension: configuration.maximumResultDimension.lowered(by: job.options.securityLimits.maximumResultDimension),
             outputFormat: format, watermarkImage: configuration.watermark?.image.pixels, watermarkOpacity: configuration.watermarkOpacity)
+        configured.storedSourceSize = storedSize
+        let transformer = configured
         let metrics = metrics
         do {
             return try await WorkerThreads.processing.run { () throws -> Image in

@@ -41,12 +41,23 @@ struct ImageRequestPipeline: Sendable {
         }
     }
 
-    /// Answers `request` (its raw path, still percent-encoded: what the signature covers).
+    /// Answers `request` (its raw path, still percent-encoded: what the signature covers); in the thumbor dialect,
+    /// with thumbor's statuses (``thumborError(_:)``).
     func run(_ request: Request) async throws(ServerError) -> Response {
+        do {
+            return try await runSteps(request)
+        } catch {
+            throw configuration.dialect == .thumbor ? Self.thumborError(error) : error
+        }
+    }
+
+    /// The steps, from authorization to the answer.
+    private func runSteps(_ request: Request) async throws(ServerError) -> Response {
         let path = try unprefixedPath(request)
         try authorize(path, authorization: request.headers[.authorization])
         let job = try parse(path, headers: request.headers)
         do {
+            if job.answersWithMetadata { return try await thumborMetadata(job) }
             return try await answer(job, conditions: Conditions(request.headers))
         } catch {
             throw job.vary.isEmpty ? error : error.adding(.vary, job.vary.joined(separator: ", "))
@@ -80,7 +91,7 @@ struct ImageRequestPipeline: Sendable {
                 } catch {
                     return try await fallback(for: error, job)
                 }
-                let (data, format) = try await render(decoded, job)
+                let (data, format) = try await render(decoded, job, storedSize: storedSourceSize(source.data, job))
                 metrics.imgproxy.record(.processing, .now - processing)
                 var processed = ProcessedImage(data: data, format: format, source: source.response, key: job.key)
                 processed.sourceIssues = decoded.issues.map(\.description)
@@ -92,10 +103,11 @@ struct ImageRequestPipeline: Sendable {
         return respond(processed, job, conditions: conditions)
     }
 
-    /// Steps "output format", "transform", "metadata" and "encode": `decoded` as the job asks, encoded.
-    func render(_ decoded: Image, _ job: ImageJob) async throws(ServerError) -> (Data, ImageFormat) {
+    /// Steps "output format", "transform", "metadata" and "encode": `decoded` as the job asks, encoded;
+    /// `storedSize` is the source's size when it was shrunk on load for thumbor's geometry.
+    func render(_ decoded: Image, _ job: ImageJob, storedSize: PixelSize? = nil) async throws(ServerError) -> (Data, ImageFormat) {
         let format = outputFormat(for: decoded, job)
-        let transformed = try await transform(decoded, job, format: format)
+        let transformed = try await transform(decoded, job, format: format, storedSize: storedSize)
         let image = withResultMetadata(transformed, source: decoded, as: format, job)
         return (try await encode(image, as: format, job), format)
     }

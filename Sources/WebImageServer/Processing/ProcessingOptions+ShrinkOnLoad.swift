@@ -9,9 +9,10 @@ extension ProcessingOptions {
     /// fractions, since the crop is cut from the decoded image before it is resized, and times `zoom`. A crop
     /// given in pixels, or placed with offsets in pixels, needs the source at full resolution: then there is no
     /// shrink-on-load. Nor is there with `trim` (the border is found in the whole image, as imgproxy does),
-    /// `min-width` or `min-height` (which may enlarge past the box), or a `zoom` that differs by side.
+    /// `min-width` or `min-height` (which may enlarge past the box), thumbor's geometry (whose sizes are rounded from the
+    /// source's own), or a `zoom` that differs by side.
     var shrinkOnLoad: (size: PixelSize, mode: ImageDecodingOptions.ThumbnailMode)? {
-        guard trim == nil, minWidth == 0, minHeight == 0, zoomX == zoomY else { return nil }
+        guard trim == nil, thumborGeometry == nil, minWidth == 0, minHeight == 0, zoomX == zoomY else { return nil }
         var width = (Double(self.width) * dpr * zoomX).rounded(), height = (Double(self.height) * dpr * zoomY).rounded()
         guard width > 0 || height > 0 else { return nil }
         if let crop {

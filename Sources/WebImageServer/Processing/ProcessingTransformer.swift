@@ -33,6 +33,9 @@ struct ProcessingTransformer: Sendable {
     let watermarkImage: PixelBuffer?
     /// The configured base opacity of the watermark.
     let watermarkOpacity: Double
+    /// The source's upright size as stored in its file, when it was shrunk on load for thumbor's geometry (which
+    /// plans its sizes on it); nil: the decoded size is the source's.
+    var storedSourceSize: PixelSize?
 
     init(
         options: ProcessingOptions, maximumPixelCount: Int, maximumDimension: Int? = nil, outputFormat: ImageFormat? = nil,
@@ -64,25 +67,17 @@ struct ProcessingTransformer: Sendable {
     /// The pipeline; `color` is what transparency is flattened onto, nil to keep it; `trims`: whether `trim`
     /// applies (not to the frames of an animation).
     func transform(pixels: PixelBuffer, flattenOnto color: RGBA?, trims: Bool = true) throws -> PixelBuffer {
-        let turn = QuarterTurn(degrees: options.rotate)
         var result = pixels
+        var trimmed: ResizePlan.Rect?
         if trims, let trim = options.trim, let area = TrimBorder(trim: trim).area(in: result) {
             result = try result.cropped(to: area)
+            trimmed = area
         }
-        result = try cropSource(result, turn: turn)
-        let plan = ResizePlan(source: turn.turned(result.size), options: options)
-        if plan.scaledSize != turn.turned(result.size) {
-            try checkOutputSize(width: Double(plan.scaledSize.width), height: Double(plan.scaledSize.height))
-            result = Resampler.resize(result, to: turn.turned(plan.scaledSize))
-        }
-        result = turn.apply(to: result)
-        if options.flipHorizontal || options.flipVertical {
-            result = try ImageTransformers.Flip(horizontal: options.flipHorizontal, vertical: options.flipVertical).transform(pixels: result)
-        }
-        if let crop = plan.crop {
-            let area = PixelSize(width: crop.width, height: crop.height)
-            let rect = options.gravity.anchor == .smart ? SmartCrop.window(area, in: result) : crop
-            result = try result.cropped(to: rect)
+        var canvas: (width: Double, height: Double)?
+        if let geometry = options.thumborGeometry {
+            (result, canvas) = try transformThumborGeometry(result, geometry, original: storedSourceSize ?? pixels.size, trimmed: trimmed)
+        } else {
+            result = try transformGeometry(result)
         }
         if let sigma = options.blur {
             result = try WideBlur(sigma: sigma).transform(pixels: result)
@@ -97,7 +92,7 @@ struct ProcessingTransformer: Sendable {
         result = try applyPixelFilters(result)
         let unextended = result.size
         if options.extend {
-            result = try extend(result)
+            result = try extend(result, to: canvas)
         }
         if options.extendAspectRatio {
             result = try extendToAspectRatio(result, from: unextended)
@@ -111,6 +106,27 @@ struct ProcessingTransformer: Sendable {
         if let placement = options.watermark, let watermarkImage {
             let overlay = WatermarkOverlay(pixels: watermarkImage, placement: placement, baseOpacity: watermarkOpacity, dpr: options.dpr)
             result = try overlay.apply(to: result) { width, height in try checkOutputSize(width: width, height: height) }
+        }
+        return result
+    }
+
+    /// Steps 1 to 4: `crop`, resize, `rotate`, `flip` and the crop of fill and fill-down.
+    private func transformGeometry(_ pixels: PixelBuffer) throws -> PixelBuffer {
+        let turn = QuarterTurn(degrees: options.rotate)
+        var result = try cropSource(pixels, turn: turn)
+        let plan = ResizePlan(source: turn.turned(result.size), options: options)
+        if plan.scaledSize != turn.turned(result.size) {
+            try checkOutputSize(width: Double(plan.scaledSize.width), height: Double(plan.scaledSize.height))
+            result = Resampler.resize(result, to: turn.turned(plan.scaledSize))
+        }
+        result = turn.apply(to: result)
+        if options.flipHorizontal || options.flipVertical {
+            result = try ImageTransformers.Flip(horizontal: options.flipHorizontal, vertical: options.flipVertical).transform(pixels: result)
+        }
+        if let crop = plan.crop {
+            let area = PixelSize(width: crop.width, height: crop.height)
+            let rect = options.gravity.anchor == .smart ? SmartCrop.window(area, in: result) : crop
+            result = try result.cropped(to: rect)
         }
         return result
     }
@@ -150,9 +166,10 @@ struct ProcessingTransformer: Sendable {
     }
 
     /// Step 6: the image on a transparent canvas of the requested size (times `dpr` and `zoom`; a side not
-    /// requested, or smaller than the image, keeps the image's), placed at the extend gravity.
-    private func extend(_ pixels: PixelBuffer) throws -> PixelBuffer {
-        let requested = ResizePlan.targetSize(options)
+    /// requested, or smaller than the image, keeps the image's), placed at the extend gravity; `canvas`, when
+    /// given, is the size instead (thumbor's `fill`, which reads the requested size after its transform).
+    private func extend(_ pixels: PixelBuffer, to canvas: (width: Double, height: Double)?) throws -> PixelBuffer {
+        let requested = canvas ?? ResizePlan.targetSize(options)
         return try embed(pixels, width: requested.width, height: requested.height, gravity: options.extendGravity)
     }
 

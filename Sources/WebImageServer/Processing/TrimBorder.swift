@@ -1,10 +1,10 @@
 import WebImageKit
 
 /// imgproxy's `trim`: the smallest rectangle holding every pixel that differs from the border colour by more
-/// than the threshold in some channel, cut from the image.
+/// than the threshold in some channel (or, for thumbor's, by a Euclidean distance over the threshold), cut from the image.
 ///
 /// As libvips' `find_trim` does for imgproxy, transparency is judged flattened onto magenta, the colour is the
-/// top-left pixel's unless one is given, and an image that is all border is kept whole. `equal_hor` and
+/// top-left pixel's (or the bottom-right one's) unless one is given, and an image that is all border is kept whole. `equal_hor` and
 /// `equal_ver` cut the same (the smaller) border from both opposite sides. Unlike libvips, no 3×3 median
 /// smoothing comes first: a single stray pixel counts as content.
 struct TrimBorder: Sendable {
@@ -25,12 +25,15 @@ struct TrimBorder: Sendable {
             return (blend(bytes[index], Self.flattenColor.0), blend(bytes[index + 1], Self.flattenColor.1),
                     blend(bytes[index + 2], Self.flattenColor.2))
         }
-        let border = trim.color.map { (Int($0.red), Int($0.green), Int($0.blue)) } ?? color(at: 0)
+        let border = trim.color.map { (Int($0.red), Int($0.green), Int($0.blue)) } ?? color(at: trim.colorFromBottomRight ? (width * height - 1) * 4 : 0)
         let threshold = trim.threshold
         func isContent(_ x: Int, _ y: Int) -> Bool {
             let pixel = color(at: (y * width + x) * 4)
-            let difference = max(abs(pixel.0 - border.0), abs(pixel.1 - border.1), abs(pixel.2 - border.2))
-            return Double(difference) > threshold
+            let (red, green, blue) = (pixel.0 - border.0, pixel.1 - border.1, pixel.2 - border.2)
+            if trim.measuresEuclideanDistance {
+                return Double(red * red + green * green + blue * blue) > threshold * threshold
+            }
+            return Double(max(abs(red), abs(green), abs(blue))) > threshold
         }
         var (left, right, top, bottom) = (width, -1, height, -1)
         for y in 0..<height {

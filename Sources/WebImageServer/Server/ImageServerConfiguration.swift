@@ -191,6 +191,10 @@ public struct ImageServerConfiguration: Sendable {
     /// The most pixels one frame of an animation may have (`IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION`); nil (the
     /// default): the frames processed together may have at most ``maximumSourcePixelCount``, as in imgproxy.
     public var maximumAnimationFramePixelCount: Int?
+    /// The URL grammar the server reads (`--dialect`); default ``URLDialect/imgproxy``.
+    public var dialect: URLDialect = .imgproxy
+    /// What the thumbor dialect reads: its security key, unsafe URLs, size limits.
+    public var thumbor = ThumborServerSettings()
     /// What fetches sources; nil is the server's own HTTP client, which checks every address it connects to
     /// against ``sourcePolicy``. A loader given here is trusted: it bypasses that connect-time check.
     public var loader: (any ImageLoading)?

@@ -28,7 +28,8 @@ public func buildApplication(configuration: ImageServerConfiguration, logger: Lo
     )
 }
 
-/// The server's routes: `/health` (and the configured health-check path), the playground at `/` (when on), and
+/// The server's routes: `/health` (and the configured health-check path; thumbor's `/healthcheck` in its
+/// dialect), the playground at `/` (when on), and
 /// every other path an image URL; HEAD answers each with the headers of its GET. Every request passes the
 /// middleware first: its request id, log line and metrics; CORS headers and `OPTIONS` preflights when an origin
 /// is allowed; 405 for other methods.
@@ -41,6 +42,14 @@ func buildRouter(pipeline: ImageRequestPipeline, state: ServerState, metrics: Se
     for path in ["/health"] + (configuration.healthCheckPath.map { [$0] } ?? []) {
         router.get(RouterPath(path)) { _, _ in
             state.isDraining ? ServerError.text(.serviceUnavailable, "draining") : ServerError.text(.ok, "ok")
+        }
+    }
+    if configuration.dialect == .thumbor {
+        // thumbor's `HEALTHCHECK_ROUTE`: 200 `WORKING` (503 while draining).
+        router.get("/healthcheck") { _, _ in
+            state.isDraining
+                ? ServerError.text(.serviceUnavailable, "draining")
+                : Response(status: .ok, headers: [.contentType: "text/plain"], body: ResponseBody(byteBuffer: ByteBuffer(string: "WORKING")))
         }
     }
     router.get("/") { request, _ in

@@ -77,6 +77,18 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Serve a page at / to try URLs in a browser.")
     var playground = false
 
+    @Option(help: "The URL grammar: imgproxy (the default) or thumbor.")
+    var dialect: String?
+
+    @Option(help: "thumbor's SECURITY_KEY, which signs thumbor URLs (--dialect thumbor).")
+    var thumborKey: String?
+
+    @Flag(help: "Answer thumbor's /unsafe/ URLs (--dialect thumbor; thumbor's ALLOW_UNSAFE_URL).")
+    var allowUnsafeUrls = false
+
+    @Option(help: "A thumbor.conf whose NAME = value lines set the settings thumbor names (SECURITY_KEY, QUALITY, MAX_AGE, ...).")
+    var thumborConf: String?
+
     @Flag(help: "Print each setting, its value and where it came from (option, WEBIMAGE_SERVE_*, IMGPROXY_*, default), then exit.")
     var printConfig = false
 
@@ -96,6 +108,9 @@ struct ServeCommand: AsyncParsableCommand {
         var logger = Logger(label: "webimage.serve") { label in ServerLogHandler(label: label, format: resolved.logFormat) }
         logger.logLevel = resolved.logLevel
         for difference in settings.differences { logger.notice("safer than imgproxy's default: \(difference)") }
+        if !resolved.ignoredThumborSettings.isEmpty {
+            logger.notice("thumbor.conf settings this server does not use: \(resolved.ignoredThumborSettings.joined(separator: ", "))")
+        }
         if metricsBind != nil { MetricsEndpoint.bootstrap(namespace: configuration.metricsNamespace) }
         let app = try buildApplication(configuration: configuration, logger: logger)
         var services: [any Service] = [app]
@@ -131,6 +146,10 @@ struct ServeCommand: AsyncParsableCommand {
         if !presets.isEmpty { given["preset"] = presets.joined(separator: ",") }
         if playground { given["playground"] = "true" }
         if strictSources { given["strict-sources"] = "true" }
+        given["dialect"] = dialect
+        given["thumbor-key"] = thumborKey
+        if allowUnsafeUrls { given["allow-unsafe-urls"] = "true" }
+        given["thumbor-conf"] = thumborConf
         return given
     }
 

@@ -1,0 +1,37 @@
+import Foundation
+import WebImageKit
+
+extension ProcessingOptions {
+    /// ``ThumborGeometry/shrinkOnLoad`` of this URL's thumbor geometry, unless `trim` needs the whole image.
+    var thumborShrinkOnLoad: (size: PixelSize, mode: ImageDecodingOptions.ThumbnailMode)? {
+        trim == nil ? thumborGeometry?.shrinkOnLoad : nil
+    }
+}
+
+extension ThumborGeometry {
+    /// The thumbnail box for shrink-on-load under thumbor's geometry, and whether the decoded image fits inside it
+    /// or covers it; nil when the full image is needed.
+    ///
+    /// The plan is then made on the size stored in the file (``storedSize(of:appliesOrientation:)``), so the result's
+    /// size is thumbor's whatever the decoder's scale; only what plans on pixels (a manual crop, `trim`, focal
+    /// points, `smart`) or changes sizes after the transform (`no_upscale`, `upscale`, `proportion`, `stretch`,
+    /// adaptive boxes, `orig`) keeps the full image.
+    var shrinkOnLoad: (size: PixelSize, mode: ImageDecodingOptions.ThumbnailMode)? {
+        guard crop == nil, focalPoints.isEmpty, !smart, !stretch, !noUpscale, !upscale, proportion == nil, !adaptive,
+            case .pixels(let width) = width, case .pixels(let height) = height, width > 0 || height > 0 else { return nil }
+        let box = PixelSize(width: width > 0 ? width : PixelBuffer.maximumSide, height: height > 0 ? height : PixelBuffer.maximumSide)
+        let bothSides = width > 0 && height > 0
+        switch fit {
+        case .fitIn: return (box, .fit)
+        case .fullFitIn, .none: return (box, bothSides ? .fill : .fit)
+        }
+    }
+
+    /// The upright size a JPEG source stores (its header's, turned by its EXIF orientation when the decoder applies
+    /// it); nil for other formats, which are then decoded whole.
+    static func storedSize(of data: Data, appliesOrientation: Bool) -> PixelSize? {
+        guard ImageFormat(detecting: data) == .jpeg, let size = try? JPEGCoder().info(of: data).size else { return nil }
+        let orientation = appliesOrientation ? ExifOrientationReader.orientation(inJPEG: data) ?? .up : .up
+        return orientation.swapsDimensions ? PixelSize(width: size.height, height: size.width) : size
+    }
+}
