@@ -7,11 +7,12 @@ import WebImageCoders
     static let writableFormats: [ImageFormat] = [.jpeg, .png, .gif, .webp, .avif, .jpegXL, .heic, .tiff, .bmp, .ico]
 
     /// Every committed fixture file (not the expected-pixel dumps).
+    /// Every clean image fixture (not the damaged ones of `Fixtures/damaged`, which DamagedFixtureTests covers).
     static func fixtureFiles() throws -> [URL] {
         let root = try Fixtures.url("")
         let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
         return (enumerator?.allObjects as? [URL] ?? []).filter {
-            ImageFormat(fileExtension: $0.pathExtension) != .unknown
+            ImageFormat(fileExtension: $0.pathExtension) != .unknown && $0.deletingLastPathComponent().lastPathComponent != "damaged"
         }.sorted { $0.path < $1.path }
     }
 
