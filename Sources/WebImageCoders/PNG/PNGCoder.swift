@@ -44,7 +44,7 @@ public struct PNGCoder: ImageCoding {
         if APNGChunkReader.isAnimated(data), let animation = try APNGDecoder.decode(data, options: options) {
             let image = options.makeImage(
                 frames: animation.frames, format: .png, orientation: animation.orientation,
-                loopCount: animation.loopCount, data: data
+                loopCount: animation.loopCount, data: data, issues: animation.issues
             )
             return ColorManagement.finish(
                 image, profile: EmbeddedColorProfile.png(data), sourceIsGray: EmbeddedColorProfile.pngIsGray(data), options: options
