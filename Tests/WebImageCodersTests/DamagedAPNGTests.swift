@@ -160,4 +160,13 @@ import Testing
             }
         }
     }
+
+    @Test func aCutAPNGHasNoFrameSourceSoItIsDecodedWholeUnlessStrict() throws {
+        let (clean, _) = try Self.cleanAPNG()
+        let fdat = try Self.chunk("fdAT", 0, in: clean)
+        let cut = clean.prefix(fdat.offset + fdat.length / 2)
+        #expect(try PNGCoder().makeAnimatedFrameSource(for: cut, options: Fixtures.lenient) == nil)
+        #expect(try PNGCoder().makeAnimatedFrameSource(for: clean, options: Fixtures.lenient)?.frameCount == 3)
+        #expect(throws: ImageCodingError.self) { try PNGCoder().makeAnimatedFrameSource(for: cut, options: Fixtures.strict) }
+    }
 }

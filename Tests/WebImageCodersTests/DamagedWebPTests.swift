@@ -131,4 +131,13 @@ import Testing
             }
         }
     }
+
+    @Test func aCutAnimatedWebPHasNoFrameSourceSoItIsDecodedWholeUnlessStrict() throws {
+        let (clean, _, offsets) = try Self.cleanAnimation()
+        let cut = clean.prefix(offsets[2] + 100)
+        #expect(try WebPCoder().makeAnimatedFrameSource(for: cut, options: Fixtures.lenient) == nil)
+        #expect(try WebPCoder().makeAnimatedFrameSource(for: clean, options: Fixtures.lenient)?.frameCount == 3)
+        #expect(throws: ImageCodingError.self) { try WebPCoder().makeAnimatedFrameSource(for: cut, options: Fixtures.strict) }
+        #expect(try ImageCodersManager.shared.decode(cut, options: ImageDecodingOptions(firstFrameOnly: true)).frames.count == 1)
+    }
 }
