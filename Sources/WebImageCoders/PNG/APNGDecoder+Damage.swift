@@ -39,7 +39,7 @@ extension APNGDecoder {
                                             detail: "frame \(index + 1): \(damage.detail)"))
                 endedEarly = index < animation.frames.count - 1
             } else if isLastOfACutFile {
-                issues.append(DecodingIssue(.truncated, detail: "the data ends after frame \(index + 1), before IEND"))
+                issues.append(DecodingIssue(.truncated, detail: "the file ends before IEND; frame \(index + 1) is whole"))
             }
             canvas.draw(pixels, control: control, isFirst: index == 0)
             frames.append(ImageFrame(pixels: canvas.snapshot(), duration: frame.control.duration))
