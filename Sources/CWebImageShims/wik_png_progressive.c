@@ -28,7 +28,9 @@ struct wik_png_progressive {
     size_t stride;
     uint64_t rows_written;
     int pass;
+    uint32_t last_row;
     int complete;
+    int lenient;              // wik_png_progressive_set_lenient: chunks with a bad CRC are used
     int configured;           // callbacks and limits installed (on the first push)
     int too_large;
     int out_of_memory;
@@ -95,6 +97,7 @@ static void wik_png_progressive_row(png_structp png, png_bytep new_row, png_uint
     }
     reader->rows_written++;
     reader->pass = pass;
+    reader->last_row = row;
 }
 
 static void wik_png_progressive_end(png_structp png, png_infop info) {
@@ -122,6 +125,10 @@ wik_png_progressive *wik_png_progressive_create(uint64_t maximum_pixel_count, ui
         return NULL;
     }
     return reader;
+}
+
+void wik_png_progressive_set_lenient(wik_png_progressive *reader) {
+    if (reader != NULL && !reader->configured) reader->lenient = 1;
 }
 
 void wik_png_progressive_destroy(wik_png_progressive *reader) {
@@ -154,6 +161,7 @@ wik_png_status wik_png_progressive_push(wik_png_progressive *reader, const uint8
         png_set_progressive_read_fn(png, reader, wik_png_progressive_info, wik_png_progressive_row,
                                     wik_png_progressive_end);
         wik_png_configure_reader(png);
+        if (reader->lenient) png_set_crc_action(png, PNG_CRC_WARN_USE, PNG_CRC_WARN_USE);
     }
     // libpng only reads from the buffer; its prototype is not const.
     png_process_data(png, info, (png_bytep)data, size);
@@ -170,5 +178,6 @@ void wik_png_progressive_get_progress(const wik_png_progressive *reader, wik_png
     progress->pixels_size = reader->pixels != NULL ? reader->pixels_size : 0;
     progress->rows_written = reader->rows_written;
     progress->pass = reader->pass;
+    progress->last_row = reader->last_row;
     progress->complete = reader->complete;
 }

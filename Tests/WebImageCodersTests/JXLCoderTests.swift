@@ -88,15 +88,17 @@ import Testing
         #expect(error?.code == .imageTooLarge, "\(String(describing: error))")
     }
 
-    @Test func everyTruncationThrowsATypedError() throws {
+    @Test func everyTruncationThrowsATypedErrorWhenStrict() throws {
+        let strict = ImageDecodingOptions(strict: true)
         for name in ["opaque", "alpha", "animation", "exif6"] {
             let data = try Fixtures.data("jxl/\(name).jxl")
             for cut in truncations(of: data) {
-                #expect(codingError { try coder.decode(cut) } != nil, "\(name) cut at \(cut.count)")
+                #expect(codingError { try coder.decode(cut, options: strict) } != nil, "\(name) cut at \(cut.count)")
+                _ = try? coder.decode(cut) // a lenient decode may keep an animation's first frames (DamagedJXLTests)
             }
         }
         let cut = try Fixtures.data("jxl/opaque.jxl").dropLast(40)
-        #expect(codingError { try coder.decode(cut) }?.code == .truncatedData)
+        #expect(codingError { try coder.decode(cut, options: strict) }?.code == .truncatedData)
     }
 
     // MARK: Encoding

@@ -147,6 +147,8 @@ typedef struct wik_png_progress {
     uint64_t rows_written;
     /// The Adam7 pass (0–6) of the last row written; 0 for a non-interlaced image.
     int pass;
+    /// The image row the last row written went to.
+    uint32_t last_row;
     /// 1 once the IEND chunk was read: the pixels are the final image.
     int complete;
 } wik_png_progress;
@@ -154,6 +156,9 @@ typedef struct wik_png_progress {
 /// Creates a reader that rejects (WIK_PNG_TOO_LARGE) an IHDR of more than `maximum_pixel_count`
 /// pixels or a side over `maximum_side`. NULL when memory runs out.
 wik_png_progressive *wik_png_progressive_create(uint64_t maximum_pixel_count, uint32_t maximum_side);
+
+/// Makes the reader use chunks whose CRC is wrong, as browsers do with damaged files. Call before the first push.
+void wik_png_progressive_set_lenient(wik_png_progressive *reader);
 
 /// Frees the reader, its libpng structures and its output buffer.
 void wik_png_progressive_destroy(wik_png_progressive *reader);

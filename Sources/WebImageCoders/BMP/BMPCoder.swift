@@ -27,9 +27,11 @@ public struct BMPCoder: ImageCoding {
         ImageFormat(detecting: data) == .bmp
     }
 
-    /// Decodes the bitmap into RGBA; throws `ImageCodingError` for truncated, corrupt, oversized or unsupported files.
+    /// Decodes the bitmap into RGBA; throws `ImageCodingError` for corrupt, oversized or unsupported files, and for
+    /// truncated ones when `ImageDecodingOptions.strict` or no whole row is there. Otherwise pixel data cut short keeps
+    /// the rows that are there, the rest transparent, as browsers show it, and `Image.issues` says so.
     public func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
-        let decoded = try data.withUnsafeBytes { bytes throws -> (PixelBuffer?, Data?, Range<Int>) in
+        let decoded = try data.withUnsafeBytes { bytes throws -> (BMPDecoder.Decoded?, Data?, Range<Int>) in
             guard bytes.count >= Self.fileHeaderSize, bytes[0] == 0x42, bytes[1] == 0x4D else {
                 throw ImageCodingError(
                     bytes.count < Self.fileHeaderSize ? .truncatedData : .unsupportedFormat, format: .bmp, "not a BMP file header"
@@ -48,13 +50,14 @@ public struct BMPCoder: ImageCoding {
             let pixels = try BMPDecoder.decode(bytes, header: header, pixelStart: pixelStart, isIcon: false, options: options, format: .bmp)
             return (pixels, profile, 0..<0)
         }
-        guard let pixels = decoded.0 else {
+        guard let bitmap = decoded.0 else {
             // BI_JPEG / BI_PNG: the pixel data is a whole file of that format.
             let embedded = data.subdata(in: (data.startIndex + decoded.2.lowerBound)..<(data.startIndex + decoded.2.upperBound))
             let coder: any ImageDecoding = ImageFormat(detecting: embedded) == .png ? PNGCoder() : JPEGCoder()
             return try coder.decode(embedded, options: options).with(format: .bmp)
         }
-        let image = options.makeImage(frames: [ImageFrame(pixels: pixels)], format: .bmp, data: data)
+        let image = options.makeImage(frames: [ImageFrame(pixels: bitmap.pixels)], format: .bmp, data: data,
+                                      issues: bitmap.issue.map { [$0] } ?? [])
         return ColorManagement.finish(image, profile: decoded.1, options: options)
     }
 

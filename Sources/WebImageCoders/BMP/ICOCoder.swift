@@ -25,20 +25,21 @@ public struct ICOCoder: ImageCoding {
     /// Decodes the best entry; see the type's documentation.
     public func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
         let entry = try data.withUnsafeBytes { bytes throws(ImageCodingError) in
-            try ICODirectory(bytes).best(covering: options.thumbnailPixelSize)
+            try ICODirectory(bytes, allowingCutEntries: !options.strict).best(covering: options.thumbnailPixelSize)
         }
         let payload = data.subdata(in: (data.startIndex + entry.data.lowerBound)..<(data.startIndex + entry.data.upperBound))
         if ImageFormat(detecting: payload) == .png {
             return try PNGCoder().decode(payload, options: options).with(format: .ico, data: options.keepsData ? data : nil)
         }
-        let pixels = try payload.withUnsafeBytes { bytes throws(ImageCodingError) in
+        let decoded = try payload.withUnsafeBytes { bytes throws(ImageCodingError) in
             let header = try BMPHeader(bytes, at: 0, isIcon: true, format: .ico)
             guard header.compression == .none || header.compression == .bitfields else {
                 throw ImageCodingError(.unsupportedFormat, format: .ico, "a compressed bitmap in an icon")
             }
             return try BMPDecoder.decode(bytes, header: header, pixelStart: header.paletteEnd, isIcon: true, options: options, format: .ico)
         }
-        return options.makeImage(frames: [ImageFrame(pixels: pixels)], format: .ico, data: data)
+        return options.makeImage(frames: [ImageFrame(pixels: decoded.pixels)], format: .ico, data: data,
+                                 issues: decoded.issue.map { [$0] } ?? [])
     }
 
     /// Whether `format` is ICO.

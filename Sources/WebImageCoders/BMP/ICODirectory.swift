@@ -14,8 +14,9 @@ struct ICODirectory {
 
     var entries: [Entry]
 
-    /// Reads the 6-byte header and the 16-byte entries; every entry's data must lie inside `bytes`.
-    init(_ bytes: UnsafeRawBufferPointer) throws(ImageCodingError) {
+    /// Reads the 6-byte header and the 16-byte entries; every entry's data must lie inside `bytes`, or with
+    /// `allowingCutEntries` (a lenient decode of a cut file) at least start there: it is then cut to the data.
+    init(_ bytes: UnsafeRawBufferPointer, allowingCutEntries: Bool = false) throws(ImageCodingError) {
         guard bytes.count >= 6 else { throw ImageCodingError(.truncatedData, format: .ico, "the data ends inside the icon header") }
         guard bytes[0] == 0, bytes[1] == 0, bytes[2] == 1 || bytes[2] == 2, bytes[3] == 0 else {
             throw ImageCodingError(.unsupportedFormat, format: .ico, "not an ICO or CUR header")
@@ -39,11 +40,12 @@ struct ICODirectory {
             let bits = isCursor ? 0 : Int(bytes[entry + 6]) | Int(bytes[entry + 7]) << 8
             let length = u32(8), offset = u32(12)
             guard length > 0, offset >= 6 else { continue } // an empty or impossible entry is skipped
-            guard offset <= bytes.count, length <= bytes.count - offset else {
+            let isWhole = offset <= bytes.count && length <= bytes.count - offset
+            guard isWhole || (allowingCutEntries && offset < bytes.count) else {
                 throw ImageCodingError(.truncatedData, format: .ico, "the data ends inside icon image \(index + 1) of \(count)")
             }
             entries.append(Entry(size: PixelSize(width: width, height: height), bitsPerPixel: bits == 0 ? 32 : bits,
-                                 data: offset..<(offset + length)))
+                                 data: offset..<(isWhole ? offset + length : bytes.count)))
         }
         guard !entries.isEmpty else {
             throw ImageCodingError(.corruptData, format: .ico, "the icon directory lists no usable image")

@@ -58,7 +58,7 @@ public struct JXLCoder: ImageCoding {
             try LibJXL.decode(bytes, options: options, threads: configuration.maximumThreads)
         }
         let image = options.makeImage(frames: decoded.frames, format: .jpegXL, orientation: decoded.orientation,
-                                      loopCount: decoded.loopCount, data: data)
+                                      loopCount: decoded.loopCount, data: data, issues: decoded.issues)
         return ColorManagement.finish(image, profile: decoded.iccProfile, sourceIsGray: decoded.isGray, options: options)
     }
 

@@ -12,11 +12,18 @@ enum LibJXL {
         /// The ICC profile of the samples when they are not plain sRGB, and whether they are grey.
         var iccProfile: Data?
         var isGray: Bool
+        /// What a lenient decode let pass; empty for a whole file.
+        var issues: [DecodingIssue] = []
     }
 
     // MARK: Decoding
 
     /// Decodes the whole of `bytes`; data that ends before the last frame does is `.truncatedData`.
+    ///
+    /// Unless `options.strict`, damage is let pass (issue 31): an animation cut or broken after some frames keeps
+    /// them, and a still image cut short shows what libjxl can flush of it (`JxlDecoderFlushImage`: once enough
+    /// groups have arrived, the whole image at the detail received, so no row is named); the issues say so.
+    /// Nothing to flush (a small image, or a cut before its first groups) or a broken first frame still throws.
     static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageDecodingOptions, threads: Int) throws -> Decoded {
         let session = try JXLDecodingSession(options: options, threads: threads)
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
@@ -24,17 +31,35 @@ enum LibJXL {
         }
         // The input stays open: running out of it is then JXL_DEC_NEED_MORE_INPUT, which means a cut file.
         try session.check(session.lib.JxlDecoderSetInput(session.decoder, base, bytes.count), "setting the input")
-        switch try session.run() {
-        case .finished:
-            break
-        case .needsMoreInput:
-            throw ImageCodingError(.truncatedData, format: .jpegXL, "the data ends before the image does (\(bytes.count) bytes)")
+        var frames: [ImageFrame] = []
+        var issues: [DecodingIssue] = []
+        do {
+            switch try session.run() {
+            case .finished:
+                frames = session.frames
+            case .needsMoreInput:
+                let cut = ImageCodingError(.truncatedData, format: .jpegXL, "the data ends before the image does (\(bytes.count) bytes)")
+                guard !options.strict else { throw cut }
+                if !session.frames.isEmpty {
+                    frames = session.frames
+                    issues.append(DecodingIssue(.framesDropped, detail: "\(cut.message): the frames after frame \(frames.count) were dropped"))
+                } else if let partial = session.partialFrame(), partial.bytes.contains(where: { $0 != 0 }) {
+                    frames = [ImageFrame(pixels: partial)]
+                    issues.append(DecodingIssue(.truncated, detail: "\(cut.message); libjxl shows the image at the detail received"))
+                } else {
+                    throw cut
+                }
+            }
+        } catch let error as ImageCodingError where !options.strict && error.code == .corruptData && !session.frames.isEmpty {
+            frames = session.frames
+            issues.append(DecodingIssue(.framesDropped, detail: "\(error.message): the frames after frame \(frames.count) were dropped"))
         }
-        guard !session.frames.isEmpty else {
+        guard !frames.isEmpty else {
             throw ImageCodingError(.truncatedData, format: .jpegXL, "the codestream holds no complete frame")
         }
-        return Decoded(frames: session.frames, orientation: session.orientation, loopCount: session.loopCount,
-                       iccProfile: session.iccProfile, isGray: session.isGray)
+        if frames.count == 1 { frames[0].duration = .zero } // what is left of an animation plays as a still image
+        return Decoded(frames: frames, orientation: session.orientation, loopCount: frames.count == 1 ? 0 : session.loopCount,
+                       iccProfile: session.iccProfile, isGray: session.isGray, issues: issues)
     }
 
     // MARK: Encoding

@@ -80,33 +80,59 @@ enum APNGChunkReader {
     /// `corruptData` for a bad signature, a chunk length over 2³¹−1 or a CRC mismatch. Bytes after IEND are ignored.
     /// With `upToTruncation`, a cut returns the complete chunks before it instead of throwing.
     static func chunks(in bytes: UnsafeRawBufferPointer, upToTruncation: Bool = false) throws(ImageCodingError) -> [PNGChunk] {
+        try walk(bytes, upToTruncation: upToTruncation, lenient: false).chunks
+    }
+
+    /// The chunks of a possibly damaged file, read as browsers read it: a CRC mismatch is let pass (the
+    /// chunk's name is listed in `badChecksums`), and a cut or an impossible length ends the walk
+    /// (`reachedIEND` false) instead of throwing; an IDAT or fdAT cut short is the last chunk, with the data
+    /// that is there. Only a bad signature throws.
+    static func chunksLeniently(
+        in bytes: UnsafeRawBufferPointer
+    ) throws(ImageCodingError) -> (chunks: [PNGChunk], badChecksums: [String], reachedIEND: Bool) {
+        try walk(bytes, upToTruncation: true, lenient: true)
+    }
+
+    /// The chunk walk behind ``chunks(in:upToTruncation:)`` and ``chunksLeniently(in:)``.
+    private static func walk(
+        _ bytes: UnsafeRawBufferPointer, upToTruncation: Bool, lenient: Bool
+    ) throws(ImageCodingError) -> (chunks: [PNGChunk], badChecksums: [String], reachedIEND: Bool) {
         let prefix = min(bytes.count, signature.count)
         guard bytes.prefix(prefix).elementsEqual(signature.prefix(prefix)) else {
             throw ImageCodingError(.corruptData, format: .png, "not a PNG signature")
         }
         var chunks: [PNGChunk] = []
+        var badChecksums: [String] = []
         var offset = signature.count
         while true {
             guard bytes.count - offset >= 12 else {
-                if upToTruncation { return chunks }
+                if upToTruncation { return (chunks, badChecksums, false) }
                 throw truncated(chunks.count)
             }
             let length = Int(readUInt32(bytes, at: offset))
             guard length <= Int(Int32.max) else {
+                if lenient { return (chunks, badChecksums, false) }
                 throw ImageCodingError(.corruptData, format: .png, "chunk \(chunks.count + 1) has an invalid length")
             }
+            let type = readUInt32(bytes, at: offset + 4)
             guard bytes.count - offset - 12 >= length else {
-                if upToTruncation { return chunks }
+                if lenient, type == PNGChunk.idat || type == PNGChunk.fdat {
+                    // Image data cut short: the bytes that are there (no CRC to check) are the frame's last data.
+                    chunks.append(PNGChunk(type: type, data: (offset + 8)..<min(offset + 8 + length, bytes.count)))
+                }
+                if upToTruncation { return (chunks, badChecksums, false) }
                 throw truncated(chunks.count)
             }
-            let type = readUInt32(bytes, at: offset + 4)
             let stored = readUInt32(bytes, at: offset + 8 + length)
             let computed = PNGCRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[(offset + 4)..<(offset + 8 + length)]))
-            guard stored == computed else {
-                throw ImageCodingError(.corruptData, format: .png, "CRC mismatch in chunk \(chunks.count + 1) (\(name(of: type)))")
+            if stored != computed {
+                guard lenient else {
+                    throw ImageCodingError(.corruptData, format: .png, "CRC mismatch in chunk \(chunks.count + 1) (\(name(of: type)))")
+                }
+                badChecksums.append(name(of: type))
             }
             chunks.append(PNGChunk(type: type, data: (offset + 8)..<(offset + 8 + length)))
-            if type == PNGChunk.iend { return chunks }
+            if type == PNGChunk.iend { return (chunks, badChecksums, true) }
             offset += 12 + length
         }
     }

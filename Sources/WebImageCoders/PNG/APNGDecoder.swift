@@ -28,6 +28,10 @@ enum APNGDecoder {
         var declaredFrameCount: Int
         var playCount: Int
         var frames: [Frame]
+        /// What a lenient parse let pass: bad checksums, chunks dropped after a broken one.
+        var issues: [DecodingIssue] = []
+        /// Whether the file ends before IEND (a lenient parse keeps the last frame's data as far as it goes).
+        var isCut = false
     }
 
     /// One frame: its control chunk and the ranges of its compressed data (IDAT or fdAT payloads).
@@ -41,6 +45,8 @@ enum APNGDecoder {
         var frames: [ImageFrame]
         var loopCount: Int
         var orientation: ImageOrientation
+        /// What a lenient decode let pass; empty for a clean file.
+        var issues: [DecodingIssue] = []
     }
 
     /// Decodes every frame (or the first, per `options`), or returns `nil` when the file turns out to
@@ -48,9 +54,15 @@ enum APNGDecoder {
     ///
     /// With `framesReceived`, `data` may be a prefix of the file: the frames whose data is complete
     /// (a later `fcTL` or IEND has arrived) are decoded, `nil` when there is none yet.
+    ///
+    /// Unless `options.strict` (and without `framesReceived`), a damaged file plays what decodes, as browsers
+    /// show it (see ``decodeLeniently(_:playsAll:in:canvas:maximumPixelCount:)``); the result's issues say what was wrong.
     static func decode(_ data: Data, options: ImageDecodingOptions, framesReceived: Bool = false) throws -> Decoded? {
-        try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws -> Decoded? in
-            let animation = try parse(bytes, maximumPixelCount: options.maximumPixelCount, upToTruncation: framesReceived)
+        let lenient = !options.strict && !framesReceived
+        return try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws -> Decoded? in
+            let animation = try parse(
+                bytes, maximumPixelCount: options.maximumPixelCount, upToTruncation: framesReceived, lenient: lenient
+            )
             guard !animation.frames.isEmpty else { return nil }
             var frames = animation.frames
             var canvas = APNGCanvas(width: animation.canvasWidth, height: animation.canvasHeight)
@@ -68,12 +80,23 @@ enum APNGDecoder {
             }
             var decoded: [ImageFrame] = []
             decoded.reserveCapacity(frames.count)
-            for (index, frame) in frames.enumerated() {
-                try draw(frame, isFirst: index == 0, of: animation, in: bytes, onto: &canvas, maximumPixelCount: options.maximumPixelCount)
-                decoded.append(ImageFrame(pixels: canvas.snapshot(), duration: frame.control.duration))
+            var issues = animation.issues
+            if lenient {
+                var wanted = animation
+                wanted.frames = frames
+                let playsAll = frames.count == animation.frames.count
+                let played = try decodeLeniently(wanted, playsAll: playsAll, in: bytes, canvas: &canvas, maximumPixelCount: options.maximumPixelCount)
+                decoded = played.frames
+                issues += played.issues
+            } else {
+                for (index, frame) in frames.enumerated() {
+                    try draw(frame, isFirst: index == 0, of: animation, in: bytes, onto: &canvas, maximumPixelCount: options.maximumPixelCount)
+                    decoded.append(ImageFrame(pixels: canvas.snapshot(), duration: frame.control.duration))
+                }
             }
             if decoded.count == 1 { decoded[0].duration = .zero }
-            return Decoded(frames: decoded, loopCount: animation.playCount, orientation: orientation(of: animation, in: bytes))
+            return Decoded(frames: decoded, loopCount: decoded.count == 1 ? 0 : animation.playCount,
+                           orientation: orientation(of: animation, in: bytes), issues: issues)
         }
     }
 
@@ -96,10 +119,24 @@ enum APNGDecoder {
     /// Reads the chunks into an ``Animation``, checking CRCs, the canvas size against `maximumPixelCount`
     /// and the rules in the type's documentation.
     /// With `upToTruncation`, `bytes` may be a prefix: the frames are those whose data is complete.
+    ///
+    /// With `lenient`, as browsers read a damaged file: CRC mismatches are let pass, and a cut or a chunk that
+    /// breaks a rule after some frame data ends the walk, keeping the frames so far (the last one's data as far
+    /// as it goes); ``Animation/issues`` and ``Animation/isCut`` say so. A broken IHDR or acTL still throws.
     static func parse(
-        _ bytes: UnsafeRawBufferPointer, maximumPixelCount: Int, upToTruncation: Bool = false
+        _ bytes: UnsafeRawBufferPointer, maximumPixelCount: Int, upToTruncation: Bool = false, lenient: Bool = false
     ) throws(ImageCodingError) -> Animation {
-        let chunks = try APNGChunkReader.chunks(in: bytes, upToTruncation: upToTruncation)
+        let chunks: [PNGChunk]
+        var issues: [DecodingIssue] = []
+        if lenient {
+            let walk = try APNGChunkReader.chunksLeniently(in: bytes)
+            chunks = walk.chunks
+            if !walk.badChecksums.isEmpty {
+                issues.append(DecodingIssue(.checksumMismatch, detail: "CRC error in \(walk.badChecksums.joined(separator: ", "))"))
+            }
+        } else {
+            chunks = try APNGChunkReader.chunks(in: bytes, upToTruncation: upToTruncation)
+        }
         guard let first = chunks.first, first.type == PNGChunk.ihdr, first.data.count == 13 else {
             throw ImageCodingError(.corruptData, format: .png, "the file does not start with an IHDR chunk")
         }
@@ -116,7 +153,7 @@ enum APNGDecoder {
             }
             lastSequence = number
         }
-        for chunk in chunks.dropFirst() {
+        func read(_ chunk: PNGChunk) throws(ImageCodingError) {
             let payload = UnsafeRawBufferPointer(rebasing: bytes[chunk.data])
             switch chunk.type {
             case PNGChunk.plte where !seenIDAT: animation.palette = chunk.data
@@ -158,10 +195,24 @@ enum APNGDecoder {
                 }
                 animation.frames[animation.frames.count - 1].data.append((chunk.data.lowerBound + 4)..<chunk.data.upperBound)
             default:
-                continue
+                break
             }
         }
-        if chunks.last?.type != PNGChunk.iend {
+        var stoppedEarly = false
+        for chunk in chunks.dropFirst() {
+            do {
+                try read(chunk)
+            } catch where lenient && animation.frames.contains(where: { !$0.data.isEmpty }) {
+                issues.append(DecodingIssue(.framesDropped, detail: "\(error.message); the chunks from there on were dropped"))
+                stoppedEarly = true
+                break
+            }
+        }
+        if lenient {
+            // Play the frames with data, the last one as far as its data goes.
+            while animation.frames.last?.data.isEmpty == true { animation.frames.removeLast() }
+            animation.isCut = !stoppedEarly && chunks.last?.type != PNGChunk.iend
+        } else if chunks.last?.type != PNGChunk.iend {
             // A prefix: the last frame's data may still be arriving.
             animation.frames.removeLast(min(1, animation.frames.count))
         } else if let last = animation.frames.last, last.data.isEmpty {
@@ -170,6 +221,7 @@ enum APNGDecoder {
         if animation.frames.count > animation.declaredFrameCount {
             animation.frames.removeSubrange(animation.declaredFrameCount...)
         }
+        animation.issues = issues
         return animation
     }
 

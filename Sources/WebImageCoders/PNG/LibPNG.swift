@@ -210,6 +210,10 @@ extension LibPNG {
             var rowsWritten: UInt64
             /// Whether IEND has been read.
             var isComplete: Bool
+            /// The Adam7 pass (0–6) of the last row written; 0 for a non-interlaced image.
+            var pass: Int
+            /// The image row the last row written went to.
+            var lastRow: Int
         }
 
         /// The parts of the IHDR the decoder needs.
@@ -222,10 +226,12 @@ extension LibPNG {
 
         private let reader: OpaquePointer
 
-        /// Creates a reader enforcing `maximumPixelCount`; `nil` when memory runs out.
-        init?(maximumPixelCount: Int) {
+        /// Creates a reader enforcing `maximumPixelCount`; `nil` when memory runs out. A `lenient` reader uses chunks
+        /// whose CRC is wrong.
+        init?(maximumPixelCount: Int, lenient: Bool = false) {
             let limit = UInt64(max(0, maximumPixelCount))
             guard let reader = wik_png_progressive_create(limit, UInt32(PixelBuffer.maximumSide)) else { return nil }
+            if lenient { wik_png_progressive_set_lenient(reader) }
             self.reader = reader
         }
 
@@ -268,7 +274,8 @@ extension LibPNG {
                 width: Int(progress.header.width), height: Int(progress.header.height),
                 hasAlpha: progress.header.has_alpha != 0, isInterlaced: progress.header.interlace_method != 0
             )
-            return Progress(header: header, rowsWritten: progress.rows_written, isComplete: progress.complete != 0)
+            return Progress(header: header, rowsWritten: progress.rows_written, isComplete: progress.complete != 0,
+                            pass: Int(progress.pass), lastRow: Int(progress.last_row))
         }
 
         /// A copy of the output buffer (rows not yet received transparent), `nil` before the header.

@@ -44,7 +44,7 @@ public struct PNGCoder: ImageCoding {
         if APNGChunkReader.isAnimated(data), let animation = try APNGDecoder.decode(data, options: options) {
             let image = options.makeImage(
                 frames: animation.frames, format: .png, orientation: animation.orientation,
-                loopCount: animation.loopCount, data: data
+                loopCount: animation.loopCount, data: data, issues: animation.issues
             )
             return ColorManagement.finish(
                 image, profile: EmbeddedColorProfile.png(data), sourceIsGray: EmbeddedColorProfile.pngIsGray(data), options: options
@@ -55,10 +55,20 @@ public struct PNGCoder: ImageCoding {
 
     /// Decodes a still PNG; with `fileDescriptor`, `data` is the file's start, at least up to its first `IDAT`
     /// (so it holds the header chunks and any profile), and the rest is read from the descriptor as rows are decoded.
+    ///
+    /// Unless strict, an Adam7 image broken before its last pass (in memory, not read on from a file) shows the
+    /// passes decoded before the damage, as browsers show it (``LibPNG/decodeInterlacedPartially(_:maximumPixelCount:failure:)``).
     func decodeStill(_ data: Data, readingOnFrom fileDescriptor: Int32? = nil, options: ImageDecodingOptions) throws -> Image {
-        let decoded = try LibPNG.decode(
-            data, readingOnFrom: fileDescriptor, maximumPixelCount: options.maximumPixelCount, strict: options.strict
-        ) { size, orientation in options.targetSize(for: size, orientation: orientation) }
+        let decoded: LibPNG.Decoded
+        do {
+            decoded = try LibPNG.decode(
+                data, readingOnFrom: fileDescriptor, maximumPixelCount: options.maximumPixelCount, strict: options.strict
+            ) { size, orientation in options.targetSize(for: size, orientation: orientation) }
+        } catch let error as ImageCodingError where !options.strict && fileDescriptor == nil && [.corruptData, .truncatedData].contains(error.code) {
+            var partial = try LibPNG.decodeInterlacedPartially(data, maximumPixelCount: options.maximumPixelCount, failure: error)
+            partial.orientation = APNGChunkReader.exifOrientation(data)
+            decoded = partial
+        }
         let image = options.makeImage(
             frames: [ImageFrame(pixels: decoded.pixels)], format: .png, orientation: decoded.orientation, data: data,
             sourceSize: decoded.storedSize, issues: decoded.issues

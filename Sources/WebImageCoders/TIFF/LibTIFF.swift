@@ -83,11 +83,14 @@ enum LibTIFF {
     }
 
     /// Reads the current page as RGBA in stored order (rows and columns as in the file; the orientation
-    /// tag is reported, not applied). Size checked by the caller.
-    static func readRGBA(_ tiff: OpaquePointer, file: TIFFMemoryFile, size: PixelSize) throws(ImageCodingError) -> PixelBuffer {
+    /// tag is reported, not applied). Size checked by the caller. Without `stopsOnError`, libtiff carries on
+    /// past strips or tiles it cannot decode (see ``readRGBALeniently(_:file:size:maximumAllocation:issues:)``).
+    static func readRGBA(
+        _ tiff: OpaquePointer, file: TIFFMemoryFile, size: PixelSize, stopsOnError: Bool = true
+    ) throws(ImageCodingError) -> PixelBuffer {
         var message = [CChar](repeating: 0, count: 1024)
         var image = TIFFRGBAImage()
-        let began = message.withUnsafeMutableBufferPointer { TIFFRGBAImageBegin(&image, tiff, 1, $0.baseAddress) }
+        let began = message.withUnsafeMutableBufferPointer { TIFFRGBAImageBegin(&image, tiff, stopsOnError ? 1 : 0, $0.baseAddress) }
         guard began != 0 else {
             let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             throw ImageCodingError(.unsupportedFormat, format: .tiff, text.isEmpty ? "libtiff cannot read this layout" : text)

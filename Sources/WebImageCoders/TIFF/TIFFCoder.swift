@@ -27,27 +27,46 @@ public struct TIFFCoder: ImageCoding {
     }
 
     /// Decodes the first page, or every page of the first page's size; see the type's documentation.
+    ///
+    /// Unless `ImageDecodingOptions.strict`, damage is let pass (issue 31; browsers do not show TIFF, so the rule
+    /// is "decode what libtiff can"): strips or tiles libtiff cannot decode are transparent, a page after the
+    /// first that does not decode ends the frames, and what libtiff reported is in `Image.issues`. A cut first
+    /// directory, or a first page with no decodable block, is still refused.
     public func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
         // libtiff's largest single allocation: a strip or tile of 16-bit RGBA samples of the largest allowed page.
         let allocationLimit = max(options.maximumPixelCount, 1).multipliedReportingOverflow(by: 8)
-        let pages = try data.withUnsafeBytes { bytes throws(ImageCodingError) -> [LibTIFF.Page] in
+        let maximumAllocation = allocationLimit.overflow ? Int.max : allocationLimit.partialValue
+        let decoded = try data.withUnsafeBytes { bytes throws(ImageCodingError) -> DecodedPages in
             guard Self.firstDirectoryIsComplete(bytes) else {
                 throw ImageCodingError(.truncatedData, format: .tiff, "the data ends inside the first TIFF directory")
             }
-            return try LibTIFF.withFile(bytes, maximumAllocation: allocationLimit.overflow ? Int.max : allocationLimit.partialValue) {
-                tiff, file throws(ImageCodingError) in
-                let pages = try Self.readPages(tiff, file: file, options: options)
-                try LibTIFF.checkNoErrors(file)
-                return pages
+            return try LibTIFF.withFile(bytes, maximumAllocation: maximumAllocation) { tiff, file throws(ImageCodingError) in
+                var decoded = DecodedPages()
+                try Self.readPages(tiff, file: file, options: options, maximumAllocation: maximumAllocation, into: &decoded)
+                if options.strict {
+                    try LibTIFF.checkNoErrors(file)
+                } else if decoded.issues.isEmpty, !file.errors.isEmpty || !file.readWarnings.isEmpty {
+                    // Reported along the way without costing a pixel (a cut link to the next page, a tag cut off).
+                    let reported = LibTIFF.error(file, fallback: "libtiff reported an error")
+                    decoded.issues.append(DecodingIssue(reported.code == .truncatedData ? .truncated : .corruptData, detail: reported.message))
+                }
+                return decoded
             }
         }
-        guard let first = pages.first else { throw ImageCodingError(.corruptData, format: .tiff, "the TIFF has no page") }
+        guard let first = decoded.pages.first else { throw ImageCodingError(.corruptData, format: .tiff, "the TIFF has no page") }
         let image = options.makeImage(
-            frames: pages.map { ImageFrame(pixels: $0.pixels) }, format: .tiff, orientation: first.orientation, data: data
+            frames: decoded.pages.map { ImageFrame(pixels: $0.pixels) }, format: .tiff, orientation: first.orientation, data: data,
+            issues: decoded.issues
         )
         return ColorManagement.finish(
             image, profile: first.profileApplied ? nil : first.iccProfile, sourceIsGray: first.isGray, options: options
         )
+    }
+
+    /// The pages read, and what a lenient decode let pass.
+    struct DecodedPages {
+        var pages: [LibTIFF.Page] = []
+        var issues: [DecodingIssue] = []
     }
 
     /// Whether `format` is TIFF.
@@ -83,15 +102,15 @@ public struct TIFFCoder: ImageCoding {
     }
 
     private static func readPages(
-        _ tiff: OpaquePointer, file: TIFFMemoryFile, options: ImageDecodingOptions
-    ) throws(ImageCodingError) -> [LibTIFF.Page] {
-        var pages: [LibTIFF.Page] = []
+        _ tiff: OpaquePointer, file: TIFFMemoryFile, options: ImageDecodingOptions, maximumAllocation: Int,
+        into decoded: inout DecodedPages
+    ) throws(ImageCodingError) {
         var byteCount = 0
         repeat {
             let header = try LibTIFF.header(tiff)
-            if let size = pages.first?.pixels.size, header.size != size || header.isReducedResolution { continue }
+            if let size = decoded.pages.first?.pixels.size, header.size != size || header.isReducedResolution { continue }
             try ImageCodingError.checkDimensions(.tiff, width: header.size.width, height: header.size.height, limit: options.maximumPixelCount)
-            if !pages.isEmpty {
+            if !decoded.pages.isEmpty {
                 byteCount += header.size.pixelCount * PixelBuffer.bytesPerPixel
                 if byteCount > options.maximumAnimationByteCount {
                     if options.firstFrameWhenAnimationTooLarge { break }
@@ -103,24 +122,36 @@ public struct TIFFCoder: ImageCoding {
             } else {
                 byteCount = header.size.pixelCount * PixelBuffer.bytesPerPixel
             }
-            pages.append(try readPage(tiff, file: file, header: header, options: options))
+            do {
+                decoded.pages.append(try readPage(tiff, file: file, header: header, options: options,
+                                                  maximumAllocation: maximumAllocation, issues: &decoded.issues))
+            } catch where !options.strict && !decoded.pages.isEmpty {
+                decoded.issues.append(DecodingIssue(.framesDropped, detail: "page \(decoded.pages.count + 1) does not decode: \(error.message)"))
+                break
+            }
         } while !options.firstFrameOnly && LibTIFF.nextPage(tiff)
-        return pages
     }
 
     private static func readPage(
-        _ tiff: OpaquePointer, file: TIFFMemoryFile, header: LibTIFF.PageHeader, options: ImageDecodingOptions
+        _ tiff: OpaquePointer, file: TIFFMemoryFile, header: LibTIFF.PageHeader, options: ImageDecodingOptions,
+        maximumAllocation: Int, issues: inout [DecodingIssue]
     ) throws(ImageCodingError) -> LibTIFF.Page {
         let orientation = LibTIFF.orientation(tiff)
         let isGray = header.photometric == 0 || header.photometric == 1
+        // A lenient decode of CMYK inks that do not all read falls back to the RGBA path, which shows what does.
+        let errorsBefore = file.errors.count + file.readWarnings.count
         if let profile = header.iccProfile, !options.keepsColorProfile, LittleCMS.space(of: profile) == .cmyk,
-           let inks = try LibTIFF.readCMYK(tiff, file: file, header: header),
+           let inks = options.strict ? try LibTIFF.readCMYK(tiff, file: file, header: header)
+                                     : (try? LibTIFF.readCMYK(tiff, file: file, header: header)) ?? nil,
+           file.errors.count + file.readWarnings.count == errorsBefore || options.strict,
            let pixels = inks.withUnsafeBytes({ raw in
                ColorManagement.rgba(fromCMYK: raw, width: header.size.width, height: header.size.height, profile: profile, inverted: false)
            }) {
             return LibTIFF.Page(pixels: pixels, orientation: orientation, iccProfile: profile, isGray: false, profileApplied: true)
         }
-        let pixels = try LibTIFF.readRGBA(tiff, file: file, size: header.size)
+        let pixels = options.strict
+            ? try LibTIFF.readRGBA(tiff, file: file, size: header.size)
+            : try LibTIFF.readRGBALeniently(tiff, file: file, size: header.size, maximumAllocation: maximumAllocation, issues: &issues)
         // A CMYK profile does not describe the naively converted RGB.
         let profile = header.photometric == 5 ? nil : header.iccProfile
         return LibTIFF.Page(pixels: pixels, orientation: orientation, iccProfile: profile, isGray: isGray, profileApplied: false)

@@ -70,7 +70,8 @@ public struct ImageDecodingOptions: Hashable, Sendable {
     public var keepsMetadata: Bool
     /// Refuse damaged files (throw ``ImageCodingError``) instead of decoding what is there. Off by default:
     /// like a browser, a JPEG cut short, a PNG with a bad checksum or a broken row, or a GIF with a bad record
-    /// decodes as far as it goes, and ``Image/issues`` says what was wrong. JPEG, PNG and GIF honour it.
+    /// decodes as far as it goes, and ``Image/issues`` says what was wrong. Every raster coder honours it (what each
+    /// format shows of a damaged file: docs/LIBRARY.md, "Damaged images").
     public var strict: Bool
 
     /// Creates options; the defaults decode every frame, keep the stored orientation, convert to sRGB and allow 100 megapixels.
