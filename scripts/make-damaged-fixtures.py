@@ -169,6 +169,26 @@ def damaged_files(clean):
     middle = (images[0][1] + images[0][2]) // 2
     bad_code[middle:middle + 8] = b"\xff" * 8  # codes of all ones: past the table
     files["gif-bad-code-in-first-frame.gif"] = bytes(bad_code)
+
+    still = clean["clean-photo.webp"]
+    files["webp-cut-in-bitstream.webp"] = still[:len(still) * 3 // 5]
+    riff = bytearray(still)
+    riff[4:8] = struct.pack("<I", len(still) - 8 + 4096)
+    files["webp-riff-size-past-the-end.webp"] = bytes(riff)
+    animated = clean["clean-animation.webp"]
+    frames = [i for i in range(12, len(animated) - 4) if animated[i:i + 4] == b"ANMF"]
+    files["webp-animation-cut-in-third-frame.webp"] = animated[:frames[2] + 64]
+    apng = clean["clean-animation.png"]
+    fdat = next(offset for kind, offset, length in png_chunks(apng) if kind == "fdAT")
+    files["apng-cut-in-second-frame.png"] = apng[:fdat + 60]
+    adam7 = clean["clean-adam7.png"]
+    offset, length = {k: (o, n) for k, o, n in png_chunks(adam7)}["IDAT"]
+    files["adam7-cut-in-last-pass.png"] = adam7[:offset + 8 + length * 4 // 5]
+    files["adam7-cut-in-early-pass.png"] = adam7[:offset + 8 + length * 3 // 10]
+    bitmap = clean["clean-photo.bmp"]
+    files["bmp-cut-in-pixels.bmp"] = bitmap[:len(bitmap) * 3 // 5]
+    icon = clean["clean-photo.ico"]
+    files["ico-cut-in-image.ico"] = icon[:len(icon) * 3 // 5]
     return files
 
 
@@ -184,9 +204,20 @@ def clean_files(webimage, scratch):
     photo.save(progressive, "JPEG", quality=90, progressive=True)
     photo.convert("P", palette=Image.ADAPTIVE, colors=16).save(palette, "PNG")
     small = photo.resize((32, 24)).convert("RGBA")
+    bitmap, icon = io.BytesIO(), io.BytesIO()
+    photo.save(bitmap, "BMP")
+    photo.resize((32, 32)).save(icon, "ICO", sizes=[(32, 32)])
+    # An APNG and an Adam7 PNG of our own encodes, from the coder fixtures (the CLI writes neither).
+    with open("Tests/WebImageCodersTests/Fixtures/png/progressive-rgb8-adam7.png", "rb") as file:
+        adam7 = file.read()
+    with open("Tests/WebImageCodersTests/Fixtures/apng/apng-dispose-none.png", "rb") as file:
+        apng = file.read()
     return {"clean-photo.jpg": read("photo.jpg"), "clean-progressive.jpg": progressive.getvalue(),
             "clean-alpha.png": read("alpha.png"), "clean-palette.png": palette.getvalue(),
-            "clean-animation.gif": read("animation.gif"), "pixels": small.tobytes()}
+            "clean-animation.gif": read("animation.gif"), "clean-photo.webp": read("photo.webp"),
+            "clean-animation.webp": read("animation.webp"), "clean-animation.png": apng,
+            "clean-adam7.png": adam7, "clean-photo.bmp": bitmap.getvalue(), "clean-photo.ico": icon.getvalue(),
+            "pixels": small.tobytes()}
 
 
 def main():

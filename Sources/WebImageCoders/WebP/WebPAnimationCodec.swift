@@ -19,8 +19,6 @@ enum WebPAnimationCodec {
         var frames: [ImageFrame]
         /// The loop count from the `ANIM` chunk; 0 means forever.
         var loopCount: Int
-        /// What a lenient decode let pass: frames dropped after a cut or a frame that does not decode.
-        var issues: [DecodingIssue] = []
     }
 
     /// Decodes an animation whose canvas (`features`) the caller has checked against the pixel limit.
@@ -28,50 +26,18 @@ enum WebPAnimationCodec {
     /// With `options.firstFrameOnly`, or when all frames would exceed `options.maximumAnimationByteCount`
     /// and `options.firstFrameWhenAnimationTooLarge` is set, only the first frame is decoded and returned
     /// as a still frame (duration zero, loop count 0).
-    ///
-    /// Unless `options.strict`, a file shorter than its `declaredSize` plays its whole frames (see
-    /// ``WebPDamage/wholeChunks(of:declaredSize:)``), and a frame that does not decode ends the animation
-    /// with the frames before it; the result's issues say so. Damage before the first frame still throws.
     static func decode(
-        _ bytes: UnsafeRawBufferPointer, features: WebPFeatures, options: ImageDecodingOptions, declaredSize: Int
-    ) throws(ImageCodingError) -> Decoded {
-        guard !options.strict, let whole = WebPDamage.wholeChunks(of: bytes, declaredSize: declaredSize) else {
-            return try decodeFrames(bytes, features: features, options: options)
-        }
-        let result: Result<Decoded, ImageCodingError> = whole.file.withUnsafeBytes { wholeBytes in
-            do throws(ImageCodingError) {
-                return .success(try decodeFrames(wholeBytes, features: features, options: options))
-            } catch {
-                return .failure(ImageCodingError(.truncatedData, format: .webp, "\(whole.issue.detail); \(error.message)"))
-            }
-        }
-        var decoded = try result.get()
-        decoded.issues.insert(whole.issue, at: 0)
-        return decoded
-    }
-
-    /// Decodes the frames of a file whose chunks are all there; unless `options.strict`, a frame that does not
-    /// decode ends the animation with the frames before it.
-    private static func decodeFrames(
         _ bytes: UnsafeRawBufferPointer, features: WebPFeatures, options: ImageDecodingOptions
     ) throws(ImageCodingError) -> Decoded {
         let decoder = try FrameDecoder(borrowing: bytes, features: features)
         let wanted = try framesToDecode(frameCount: decoder.frameCount, frameBytes: decoder.frameByteCount, options: options)
         var frames: [ImageFrame] = []
-        var issues: [DecodingIssue] = []
         frames.reserveCapacity(wanted)
         while frames.count < wanted {
-            let pixels: PixelBuffer
-            do {
-                pixels = try decoder.decodeNext()
-            } catch where !options.strict && !frames.isEmpty {
-                issues.append(DecodingIssue(.framesDropped, detail: "\(error.message); the frames from \(frames.count + 1) on were dropped"))
-                break
-            }
+            let pixels = try decoder.decodeNext()
             frames.append(ImageFrame(pixels: pixels, duration: wanted == 1 ? .zero : decoder.durations[frames.count]))
         }
-        if frames.count == 1 { frames[0].duration = .zero }
-        return Decoded(frames: frames, loopCount: frames.count == 1 ? 0 : decoder.loopCount, issues: issues)
+        return Decoded(frames: frames, loopCount: wanted == 1 ? 0 : decoder.loopCount)
     }
 
     /// How many frames to decode under the memory limit: all, or 1 (or throws `.animationTooLarge`).

@@ -121,12 +121,8 @@ final class WebPProgressiveDecoder: ProgressiveDecoder {
         }
     }
 
-    /// The whole file decoded at once, strictly: progressive decoding refuses damage as it always has (issue 31
-    /// leaves download-time decoding unchanged).
     private func oneShot(_ data: Data) throws -> Image {
-        var strict = options
-        strict.strict = true
-        return try WebPCoder().decode(data, options: strict)
+        try WebPCoder().decode(data, options: options)
     }
 
     private func finish(_ image: Image) -> Image {

@@ -23,9 +23,7 @@ public struct WebPCoder: ImageCoding {
         ImageFormat(detecting: data) == .webp
     }
 
-    /// Decodes a still or animated WebP; throws `ImageCodingError` for a broken header, no decodable pixels or too
-    /// large files, and (with `ImageDecodingOptions.strict`) for any damage. Otherwise a damaged file shows what
-    /// decodes, as browsers show it (see ``WebPDamage``), and `Image.issues` says what was wrong.
+    /// Decodes a still or animated WebP; throws `ImageCodingError` for truncated, corrupt or too large files.
     public func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
         try decode(data, options: options, scaledTo: nil)
     }
@@ -37,38 +35,27 @@ public struct WebPCoder: ImageCoding {
     /// `size` as given: the caller keeps the aspect ratio. Animations cannot be scaled by libwebp and are
     /// returned at their full size.
     func decode(_ data: Data, options: ImageDecodingOptions, scaledTo size: PixelSize?) throws(ImageCodingError) -> Image {
-        let container = try Self.container(of: data, options: options, allowingShortData: !options.strict)
-        typealias Decoded = (
-            frames: [ImageFrame], loopCount: Int, orientation: ImageOrientation, sourceSize: PixelSize, issues: [DecodingIssue]
-        )
-        var decoded = try withBytes(of: data) { bytes throws(ImageCodingError) -> Decoded in
+        let container = try Self.container(of: data, options: options)
+        typealias Decoded = (frames: [ImageFrame], loopCount: Int, orientation: ImageOrientation, sourceSize: PixelSize)
+        let decoded = try withBytes(of: data) { bytes throws(ImageCodingError) -> Decoded in
             let (features, orientation) = try Self.header(bytes, container: container, options: options)
             let sourceSize = PixelSize(width: features.width, height: features.height)
             try options.checkSourceSize(sourceSize, format: .webp)
             if features.hasAnimation {
-                let animation = try WebPAnimationCodec.decode(bytes, features: features, options: options, declaredSize: container.fileSize)
-                return (animation.frames, animation.loopCount, orientation, sourceSize, animation.issues)
+                let animation = try WebPAnimationCodec.decode(bytes, features: features, options: options)
+                return (animation.frames, animation.loopCount, orientation, sourceSize)
             }
             // Shrink on load: libwebp scales while decoding, straight to the thumbnail / scale-down size.
             let target = size ?? options.targetSize(for: sourceSize, orientation: orientation)
             if let target {
                 try ImageCodingError.checkDimensions(.webp, width: target.width, height: target.height, limit: options.maximumPixelCount)
             }
-            do throws(ImageCodingError) {
-                let pixels = try WebPStillCodec.decode(bytes, features: features, scaledTo: target)
-                return ([ImageFrame(pixels: pixels)], 0, orientation, size == nil ? sourceSize : pixels.size, [])
-            } catch where !options.strict {
-                let damaged = try WebPDamage.decodeStill(bytes, features: features, scaledTo: target, failure: error)
-                let pixels = damaged.pixels
-                return ([ImageFrame(pixels: pixels)], 0, orientation, size == nil ? sourceSize : pixels.size, damaged.issue.map { [$0] } ?? [])
-            }
-        }
-        if data.count < container.fileSize, decoded.issues.isEmpty {
-            decoded.issues = [WebPDamage.shortRIFF(declared: container.fileSize, actual: data.count)]
+            let pixels = try WebPStillCodec.decode(bytes, features: features, scaledTo: target)
+            return ([ImageFrame(pixels: pixels)], 0, orientation, size == nil ? sourceSize : pixels.size)
         }
         let image = options.makeImage(
             frames: decoded.frames, format: .webp, orientation: decoded.orientation, loopCount: decoded.loopCount,
-            data: data, sourceSize: decoded.sourceSize, issues: decoded.issues
+            data: data, sourceSize: decoded.sourceSize
         )
         return ColorManagement.finish(image, profile: EmbeddedColorProfile.webp(data), options: options)
     }
@@ -98,16 +85,8 @@ public struct WebPCoder: ImageCoding {
     }
 
     /// Reads the RIFF container and checks a `VP8X` canvas against the pixel limit, before libwebp sees the data.
-    /// With `allowingShortData`, a file shorter than its RIFF size is let pass (a lenient decode uses what is there).
-    static func container(
-        of data: Data, options: ImageDecodingOptions, allowingShortData: Bool = false
-    ) throws(ImageCodingError) -> WebPContainer {
-        let container: WebPContainer
-        if allowingShortData, let prefix = try WebPContainer(prefix: data) {
-            container = prefix
-        } else {
-            container = try WebPContainer(data) // throws when even the header is incomplete
-        }
+    static func container(of data: Data, options: ImageDecodingOptions) throws(ImageCodingError) -> WebPContainer {
+        let container = try WebPContainer(data)
         if let canvas = container.canvasSize {
             try ImageCodingError.checkDimensions(.webp, width: canvas.width, height: canvas.height, limit: options.maximumPixelCount)
         }
