@@ -172,6 +172,9 @@ def damaged_files(clean):
 
     still = clean["clean-photo.webp"]
     files["webp-cut-in-bitstream.webp"] = still[:len(still) * 3 // 5]
+    broken = bytearray(still)
+    broken[len(still) // 2:] = b"\xff" * (len(still) - len(still) // 2)  # the RIFF size stays true
+    files["webp-broken-bitstream.webp"] = bytes(broken)
     riff = bytearray(still)
     riff[4:8] = struct.pack("<I", len(still) - 8 + 4096)
     files["webp-riff-size-past-the-end.webp"] = bytes(riff)

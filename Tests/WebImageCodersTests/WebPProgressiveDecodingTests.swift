@@ -165,7 +165,7 @@ import Testing
         var corrupt = try Self.encoded300By200(lossless: false, noise: true)
         let start = corrupt.count / 3
         corrupt.replaceSubrange(start..<corrupt.count, with: Data(repeating: 0xFF, count: corrupt.count - start))
-        let oneShot = progressiveError { try coder.decode(corrupt) }
+        let oneShot = progressiveError { try coder.decode(corrupt, options: ImageDecodingOptions(strict: true)) }
         #expect(oneShot != nil)
         let decoder = coder.makeProgressiveDecoder(options: ImageDecodingOptions())
         var thrown: ImageCodingError?

@@ -19,6 +19,8 @@ enum WebPAnimationCodec {
         var frames: [ImageFrame]
         /// The loop count from the `ANIM` chunk; 0 means forever.
         var loopCount: Int
+        /// What a lenient decode let pass: frames dropped after a cut or a frame that does not decode.
+        var issues: [DecodingIssue] = []
     }
 
     /// Decodes an animation whose canvas (`features`) the caller has checked against the pixel limit.
@@ -26,18 +28,38 @@ enum WebPAnimationCodec {
     /// With `options.firstFrameOnly`, or when all frames would exceed `options.maximumAnimationByteCount`
     /// and `options.firstFrameWhenAnimationTooLarge` is set, only the first frame is decoded and returned
     /// as a still frame (duration zero, loop count 0).
+    ///
+    /// Unless `options.strict`, a frame that does not decode ends the animation with the frames before it, and the
+    /// result's issues say so (Chromium plays such a file); damage before the first frame still throws. A file cut
+    /// short is refused before this, as Chromium refuses it.
     static func decode(
+        _ bytes: UnsafeRawBufferPointer, features: WebPFeatures, options: ImageDecodingOptions
+    ) throws(ImageCodingError) -> Decoded {
+        try decodeFrames(bytes, features: features, options: options)
+    }
+
+    /// Decodes the frames of a file whose chunks are all there; unless `options.strict`, a frame that does not
+    /// decode ends the animation with the frames before it.
+    private static func decodeFrames(
         _ bytes: UnsafeRawBufferPointer, features: WebPFeatures, options: ImageDecodingOptions
     ) throws(ImageCodingError) -> Decoded {
         let decoder = try FrameDecoder(borrowing: bytes, features: features)
         let wanted = try framesToDecode(frameCount: decoder.frameCount, frameBytes: decoder.frameByteCount, options: options)
         var frames: [ImageFrame] = []
+        var issues: [DecodingIssue] = []
         frames.reserveCapacity(wanted)
         while frames.count < wanted {
-            let pixels = try decoder.decodeNext()
+            let pixels: PixelBuffer
+            do {
+                pixels = try decoder.decodeNext()
+            } catch where !options.strict && !frames.isEmpty {
+                issues.append(DecodingIssue(.framesDropped, detail: "\(error.message); the frames from \(frames.count + 1) on were dropped"))
+                break
+            }
             frames.append(ImageFrame(pixels: pixels, duration: wanted == 1 ? .zero : decoder.durations[frames.count]))
         }
-        return Decoded(frames: frames, loopCount: wanted == 1 ? 0 : decoder.loopCount)
+        if frames.count == 1 { frames[0].duration = .zero }
+        return Decoded(frames: frames, loopCount: frames.count == 1 ? 0 : decoder.loopCount, issues: issues)
     }
 
     /// How many frames to decode under the memory limit: all, or 1 (or throws `.animationTooLarge`).

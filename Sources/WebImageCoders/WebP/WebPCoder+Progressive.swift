@@ -121,8 +121,12 @@ final class WebPProgressiveDecoder: ProgressiveDecoder {
         }
     }
 
+    /// The whole file decoded at once, strictly: progressive decoding refuses damage as it always has (issue 31
+    /// leaves download-time decoding unchanged).
     private func oneShot(_ data: Data) throws -> Image {
-        try WebPCoder().decode(data, options: options)
+        var strict = options
+        strict.strict = true
+        return try WebPCoder().decode(data, options: strict)
     }
 
     private func finish(_ image: Image) -> Image {

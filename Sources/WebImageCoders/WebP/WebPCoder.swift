@@ -23,7 +23,9 @@ public struct WebPCoder: ImageCoding {
         ImageFormat(detecting: data) == .webp
     }
 
-    /// Decodes a still or animated WebP; throws `ImageCodingError` for truncated, corrupt or too large files.
+    /// Decodes a still or animated WebP; throws `ImageCodingError` for a broken header, no decodable pixels or too
+    /// large files, and (with `ImageDecodingOptions.strict`) for any damage. Otherwise a damaged file shows what
+    /// decodes, as browsers show it (see ``WebPDamage``), and `Image.issues` says what was wrong.
     public func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
         try decode(data, options: options, scaledTo: nil)
     }
@@ -36,26 +38,34 @@ public struct WebPCoder: ImageCoding {
     /// returned at their full size.
     func decode(_ data: Data, options: ImageDecodingOptions, scaledTo size: PixelSize?) throws(ImageCodingError) -> Image {
         let container = try Self.container(of: data, options: options)
-        typealias Decoded = (frames: [ImageFrame], loopCount: Int, orientation: ImageOrientation, sourceSize: PixelSize)
+        typealias Decoded = (
+            frames: [ImageFrame], loopCount: Int, orientation: ImageOrientation, sourceSize: PixelSize, issues: [DecodingIssue]
+        )
         let decoded = try withBytes(of: data) { bytes throws(ImageCodingError) -> Decoded in
             let (features, orientation) = try Self.header(bytes, container: container, options: options)
             let sourceSize = PixelSize(width: features.width, height: features.height)
             try options.checkSourceSize(sourceSize, format: .webp)
             if features.hasAnimation {
                 let animation = try WebPAnimationCodec.decode(bytes, features: features, options: options)
-                return (animation.frames, animation.loopCount, orientation, sourceSize)
+                return (animation.frames, animation.loopCount, orientation, sourceSize, animation.issues)
             }
             // Shrink on load: libwebp scales while decoding, straight to the thumbnail / scale-down size.
             let target = size ?? options.targetSize(for: sourceSize, orientation: orientation)
             if let target {
                 try ImageCodingError.checkDimensions(.webp, width: target.width, height: target.height, limit: options.maximumPixelCount)
             }
-            let pixels = try WebPStillCodec.decode(bytes, features: features, scaledTo: target)
-            return ([ImageFrame(pixels: pixels)], 0, orientation, size == nil ? sourceSize : pixels.size)
+            do throws(ImageCodingError) {
+                let pixels = try WebPStillCodec.decode(bytes, features: features, scaledTo: target)
+                return ([ImageFrame(pixels: pixels)], 0, orientation, size == nil ? sourceSize : pixels.size, [])
+            } catch where !options.strict {
+                let damaged = try WebPDamage.decodeStill(bytes, features: features, scaledTo: target, failure: error)
+                let pixels = damaged.pixels
+                return ([ImageFrame(pixels: pixels)], 0, orientation, size == nil ? sourceSize : pixels.size, damaged.issue.map { [$0] } ?? [])
+            }
         }
         let image = options.makeImage(
             frames: decoded.frames, format: .webp, orientation: decoded.orientation, loopCount: decoded.loopCount,
-            data: data, sourceSize: decoded.sourceSize
+            data: data, sourceSize: decoded.sourceSize, issues: decoded.issues
         )
         return ColorManagement.finish(image, profile: EmbeddedColorProfile.webp(data), options: options)
     }

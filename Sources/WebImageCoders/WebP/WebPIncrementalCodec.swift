@@ -78,16 +78,30 @@ final class WebPIncrementalDecoder {
     /// Throws `.corruptData` for any status but "done" and "suspended" (waiting for more bytes).
     func append(_ data: Data) throws(ImageCodingError) {
         guard !isFinished, data.count > bytesGiven else { return }
-        let status = data.withUnsafeBytes { raw in
-            let new = UnsafeRawBufferPointer(rebasing: raw[bytesGiven...])
-            return output.withUnsafeMutableBufferPointer { pixels in
-                config.pointee.output.u.RGBA.rgba = pixels.baseAddress
-                config.pointee.output.u.RGBA.size = pixels.count
-                defer { config.pointee.output.u.RGBA.rgba = nil }
-                return WebPIAppend(decoder, new.baseAddress?.assumingMemoryBound(to: UInt8.self), new.count)
-            }
+        let status = data.withUnsafeBytes { appendNewBytes(of: $0) }
+        try check(status)
+    }
+
+    /// Gives libwebp the bytes of `bytes` (the file so far, in memory) past ``bytesGiven``, as ``append(_:)`` does.
+    func append(_ bytes: UnsafeRawBufferPointer) throws(ImageCodingError) {
+        guard !isFinished, bytes.count > bytesGiven else { return }
+        try check(appendNewBytes(of: bytes))
+    }
+
+    /// Hands libwebp the bytes of `raw` past ``bytesGiven`` with the output buffer's current address.
+    private func appendNewBytes(of raw: UnsafeRawBufferPointer) -> VP8StatusCode {
+        let new = UnsafeRawBufferPointer(rebasing: raw[bytesGiven...])
+        bytesGiven = raw.count
+        return output.withUnsafeMutableBufferPointer { pixels in
+            config.pointee.output.u.RGBA.rgba = pixels.baseAddress
+            config.pointee.output.u.RGBA.size = pixels.count
+            defer { config.pointee.output.u.RGBA.rgba = nil }
+            return WebPIAppend(decoder, new.baseAddress?.assumingMemoryBound(to: UInt8.self), new.count)
         }
-        bytesGiven = data.count
+    }
+
+    /// Marks the decoder finished on "done", and throws for any status but "done" and "suspended".
+    private func check(_ status: VP8StatusCode) throws(ImageCodingError) {
         switch status {
         case VP8_STATUS_OK: isFinished = true
         case VP8_STATUS_SUSPENDED: break
