@@ -123,22 +123,7 @@ struct ThumborURLParser: Sendable {
     /// Python's `unquote`: `%XX` escapes decoded, anything else (a `%` without two hex digits) kept; bytes that
     /// are not UTF-8 become U+FFFD.
     static func unquote(_ text: Substring) -> String {
-        let input = Array(text.utf8)
-        guard input.contains(UInt8(ascii: "%")) else { return String(text) }
-        var output: [UInt8] = []
-        output.reserveCapacity(input.count)
-        var index = 0
-        while index < input.count {
-            if input[index] == UInt8(ascii: "%"), index + 2 < input.count,
-                let high = Hex.value(of: input[index + 1]), let low = Hex.value(of: input[index + 2]) {
-                output.append(high << 4 | low)
-                index += 3
-            } else {
-                output.append(input[index])
-                index += 1
-            }
-        }
-        return String(decoding: output, as: UTF8.self)
+        PercentEncoding.decode(text, strict: false) ?? String(text)
     }
 
     /// The characters thumbor's HTTP loader leaves unquoted, besides letters, digits and `_.-~`.
