@@ -110,6 +110,15 @@ cases = [
     ("many filters, signed", signed(landscape, width=120, height=80, filters=["quality(70)", "format(webp)", "strip_exif()"])),
     ("missing source", unsafe(f"{host}/missing.jpg", width=100)),
     ("not an image", unsafe(f"{host}/broken.jpg", width=100)),
+    ("watermark", unsafe(landscape, width=200, height=150, filters=[f"watermark({alpha},10,-10,50)"])),
+    ("watermark with a scheme, signed", signed(landscape, width=200, filters=[f"watermark(http://{alpha},center,center,0)"])),
+    ("watermark tiled", unsafe(landscape, filters=[f"watermark({alpha},repeat,repeat,30)", "format(png)"])),
+    ("watermark by percentages and ratios", unsafe(portrait, width=150, filters=[f"watermark({alpha},20p,-10p,0,50,none)"])),
+    ("watermark larger than the image", unsafe(landscape, width=40, height=30, filters=[f"watermark({alpha},0,0,0,300)"])),
+    ("watermark fitted to no pixel", unsafe(landscape, width=100, height=80, filters=[f"watermark({alpha},0,0,0,1)"])),
+    ("watermark missing", unsafe(landscape, width=100, filters=[f"watermark({host}/missing.png,0,0,0)"])),
+    ("watermark not an image", unsafe(landscape, width=100, filters=[f"watermark({host}/broken.jpg,0,0,0)"])),
+    ("watermark arguments thumbor cannot read are ignored", unsafe(landscape, width=100, filters=[f"watermark({alpha},left,0,0)"])),
 ]
 signature_of = crypto.generate(image_url=landscape, width=100).split("/")[1]
 cases += [

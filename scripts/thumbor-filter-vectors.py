@@ -11,6 +11,8 @@ The images are computed from the same formulas as SyntheticFilterImages in the S
 """
 import asyncio
 import logging
+import os
+import tempfile
 
 from PIL import Image
 
@@ -63,6 +65,22 @@ def large_gradient():
     return Image.frombytes("RGB", (64, 48), data)
 
 
+def watermark_picture():
+    """The 4x3 watermark: colour ramps and an alpha ramp from 60 to 255, as SyntheticFilterImages.watermark."""
+    data = bytes(
+        c
+        for y in range(3)
+        for x in range(4)
+        for c in ((x * 60 + 20) % 256, (y * 80 + 50) % 256, (x * y * 30 + 100) % 256, min(255, 60 + x * 50 + y * 30))
+    )
+    return Image.frombytes("RGBA", (4, 3), data)
+
+
+# The folder thumbor's file loader reads the watermark from (`watermark(wm.png,…)`).
+WATERMARK_FOLDER = tempfile.mkdtemp(prefix="thumbor-vectors-")
+watermark_picture().save(os.path.join(WATERMARK_FOLDER, "wm.png"))
+
+
 def fnv1a(data):
     """The 64-bit FNV-1a hash of `data`, as the Swift tests compute it."""
     value = 0xCBF29CE484222325
@@ -74,7 +92,9 @@ def fnv1a(data):
 def run(image, filters, request=(REQUEST_WIDTH, REQUEST_HEIGHT)):
     """thumbor's result of `filters` (a URL's filters part, without `filters:`) on `image`, for a URL asking
     for `request` (width, height)."""
-    config = Config()
+    config = Config(
+        LOADER="thumbor.loaders.file_loader", FILE_LOADER_ROOT_PATH=WATERMARK_FOLDER,
+        STORAGE="thumbor.storages.no_storage")
     importer = Importer(config)
     importer.import_modules()
     context = Context(config=config, importer=importer)
@@ -117,6 +137,18 @@ CASES = [
     ("equalizeFlatRedZero", "flatRed", "equalize()"),
     ("brightnessThenContrast", False, "brightness(20):contrast(30)"),
     ("contrastThenBrightness", False, "contrast(30):brightness(20)"),
+    ("watermarkAt2x1", False, "watermark(wm.png,2,1,0)"),
+    ("watermarkFromTheEnds", False, "watermark(wm.png,-1,-0,30)"),
+    ("watermarkCentred", False, "watermark(wm.png,center,center,50)"),
+    ("watermarkHangingOffTheLeft", False, "watermark(wm.png,-9,2,0)"),
+    ("watermarkPercentages", False, "watermark(wm.png,30p,-20p,10)"),
+    ("watermarkRepeated", False, "watermark(wm.png,repeat,repeat,20)"),
+    ("watermarkRepeatedAcross", False, "watermark(wm.png,repeat,2,0)"),
+    ("watermarkRepeatedDown", False, "watermark(wm.png,center,repeat,0)"),
+    ("watermarkOnAlpha", True, "watermark(wm.png,1,1,25)"),
+    ("watermarkWidthRatio", False, "watermark(wm.png,0,0,0,50)"),
+    ("watermarkHeightRatio", False, "watermark(wm.png,1,0,0,none,100)"),
+    ("watermarkTwice", False, "watermark(wm.png,0,0,0):watermark(wm.png,-0,-0,40)"),
 ]
 
 
@@ -131,6 +163,8 @@ DIGEST_CASES = [
     "saturation(2.5)",
     "contrast(80)",
     "grayscale()",
+    "watermark(wm.png,repeat,repeat,0)",
+    "watermark(wm.png,repeat,-5,10)",
 ]
 
 

@@ -154,8 +154,8 @@ struct ThumborMappingTests {
             .roundCorner(PixelFilter.RoundCorner(horizontalRadius: 20, verticalRadius: 10, color: RGBColor(red: 255, green: 0, blue: 255), transparent: true)),
             .noise(amount: 30, seed: 7), .convolution(PixelFilter.Convolution(items: [1, 2, 1, 2, 4, 2, 1, 2, 1], columns: 3, normalize: false)),
             .saturation(1.5), .rgb(red: -10, green: 0, blue: 10), .equalize,
+            .watermark(ThumborWatermark(url: "http://a.png", x: .pixels(0, fromEnd: false), y: .pixels(0, fromEnd: false), transparency: 50)),
         ], "contrast(500) is outside thumbor's range: ignored")
-        #expect(mapped.pendingFilters.map(\.name) == ["watermark"])
         #expect(mapped.options.quality == nil)
     }
 

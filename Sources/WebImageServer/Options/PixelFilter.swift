@@ -30,6 +30,9 @@ enum PixelFilter: Sendable, Hashable {
     case convolution(Convolution)
     /// `fill(auto[, fill_transparent])` and `fill(blur[, fill_transparent])`.
     case fill(Fill)
+    /// `watermark(url, x, y, alpha[, w_ratio, h_ratio])`: a second image over the result
+    /// (``ThumborWatermarkOverlay``), its pixels fetched by the pipeline before the transform.
+    case watermark(ThumborWatermark)
 
     /// thumbor's `round_corner`: the corners outside an ellipse of radii `horizontalRadius` × `verticalRadius`
     /// painted with `color`, or made transparent.
@@ -92,6 +95,8 @@ enum PixelFilter: Sendable, Hashable {
             try Self.check(corner.horizontalRadius >= 0 && corner.verticalRadius >= 0, "the radii must not be negative")
         case .convolution(let kernel):
             try kernel.validate()
+        case .watermark(let watermark):
+            try Self.check([watermark.widthRatio, watermark.heightRatio].allSatisfy { ($0 ?? 0) >= 0 }, "the watermark's ratios must not be negative")
         case .grayscale, .equalize, .fill:
             break
         }

@@ -6,8 +6,8 @@ import WebImageKit
 extension ImageRequestPipeline {
     /// Step "parse" in thumbor's grammar, its "authorize" included: `unsafe/` only when the server allows unsafe
     /// URLs, else the signature libthumbor makes with the security key; either refused is 400, as thumbor answers.
-    /// The filters are mapped onto the options (``ThumborMapping``); `MAX_WIDTH` and `MAX_HEIGHT` lower the
-    /// requested size.
+    /// The filters are mapped onto the options (``ThumborMapping``), a watermark's URL checked against the source
+    /// policy; `MAX_WIDTH` and `MAX_HEIGHT` lower the requested size.
     func parseThumbor(_ path: String) throws(ServerError) -> ParsedImageURL {
         let request: ThumborRequest
         do {
@@ -23,6 +23,7 @@ extension ImageRequestPipeline {
             guard verifier.isValid(signature: signature, signedPath: request.signedPath) else { throw ServerError(.badRequest, "invalid signature") }
         }
         let mapping = ThumborMapping(request)
+        for url in Self.watermarkURLs(mapping.options) { _ = try checkedWatermarkURL(url) }
         var options = mapping.options
         if var geometry = options.thumborGeometry {
             geometry.width = Self.limited(geometry.width, to: configuration.thumbor.maximumWidth)

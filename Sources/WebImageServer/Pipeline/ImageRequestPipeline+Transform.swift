@@ -19,7 +19,8 @@ extension ImageRequestPipeline {
         return fitting ?? preferred.first ?? .jpeg
     }
 
-    /// Step "transform": crop, resize, rotate, blur, sharpen, extend, flatten and watermark (``ProcessingTransformer``),
+    /// Step "transform": crop, resize, rotate, blur, sharpen, thumbor's filters (their watermarks fetched first,
+    /// ``thumborWatermarks(_:)``), extend, flatten and watermark (``ProcessingTransformer``),
     /// every frame, on the processing threads; the longest side is the URL's `max_result_dimension` when lower than
     /// the configured one; a result over the pixel limit is refused before it is allocated (422). `storedSize`: the
     /// source's size when it was shrunk on load for thumbor's geometry, which plans on it.
@@ -29,12 +30,16 @@ extension ImageRequestPipeline {
             maximumDimension: configuration.maximumResultDimension.lowered(by: job.options.securityLimits.maximumResultDimension),
             outputFormat: format, watermarkImage: configuration.watermark?.image.pixels, watermarkOpacity: configuration.watermarkOpacity)
         configured.storedSourceSize = storedSize
+        configured.thumborWatermarks = try await thumborWatermarks(job)
         let transformer = configured
         let metrics = metrics
         do {
             return try await WorkerThreads.processing.run { () throws -> Image in
                 try metrics.time(.process) { try transformer.transform(image) }
             }
+        } catch let error as ThumborWatermarkOverlay.Unusable {
+            metrics.imgproxy.error(.processing)
+            throw ServerError(.internalServerError, error.description)
         } catch let error as ImageProcessingError where error.code == .outputTooLarge {
             metrics.imgproxy.error(.processing)
             throw ServerError(.unprocessableContent, "the result would be larger than the server allows")

@@ -25,7 +25,17 @@ extension ProcessingTransformer {
         case .roundCorner(let corner): CornerRounding(corner: corner).apply(to: pixels)
         case .convolution(let kernel): KernelConvolution(kernel).apply(to: pixels)
         case .fill(let fill): FillCanvas(fill: fill, canvas: try fillCanvasSize(for: pixels)).apply(to: pixels)
+        case .watermark(let watermark): try drawn(watermark, over: pixels)
         }
+    }
+
+    /// `pixels` with `watermark` over it; its image must have been fetched (``thumborWatermarks``).
+    private func drawn(_ watermark: ThumborWatermark, over pixels: PixelBuffer) throws -> PixelBuffer {
+        guard let mark = thumborWatermarks[watermark.url] else {
+            throw ImageProcessingError(transformerKey: PixelFilter.errorKey, "the watermark image was not fetched")
+        }
+        let overlay = ThumborWatermarkOverlay(watermark: watermark, pixels: mark)
+        return try overlay.apply(to: pixels) { width, height in try checkOutputSize(width: width, height: height) }
     }
 
     /// The canvas of `fill`: the requested size (times `dpr` and `zoom`), a side not requested taking the

@@ -36,6 +36,8 @@ struct ProcessingTransformer: Sendable {
     /// The source's upright size as stored in its file, when it was shrunk on load for thumbor's geometry (which
     /// plans its sizes on it); nil: the decoded size is the source's.
     var storedSourceSize: PixelSize?
+    /// The images of the URL's thumbor `watermark` filters, by their URL (the pipeline fetches them first).
+    var thumborWatermarks: [String: PixelBuffer] = [:]
 
     init(
         options: ProcessingOptions, maximumPixelCount: Int, maximumDimension: Int? = nil, outputFormat: ImageFormat? = nil,

@@ -5,8 +5,6 @@ struct ThumborMapping: Sendable {
     var options: ProcessingOptions
     /// The source image's URL.
     var imageURL: String
-    /// The filters not built yet (`watermark`), kept so that tests and `meta/` can name them.
-    var pendingFilters: [ThumborFilter] = []
     /// `max_age(n)`: the `Cache-Control` max-age for this URL, over the server's.
     var maxAge: Int?
     /// Whether a valid `format(…)` filter chose the format (thumbor then does not answer `Vary: Accept`).
@@ -49,7 +47,7 @@ struct ThumborMapping: Sendable {
         self.options.thumborGeometry = geometry
     }
 
-    /// One filter: onto the options, into ``pendingFilters``, or ignored.
+    /// One filter: onto the options, or ignored.
     private mutating func apply(_ filter: ThumborFilter, geometry: inout ThumborGeometry, rotation: inout Int, parser: ThumborURLParser) {
         let arguments = filter.arguments
         switch (filter.name, arguments.count) {
@@ -113,8 +111,7 @@ struct ThumborMapping: Sendable {
         case ("max_age", 1):
             if let seconds = ThumborArguments.positive(arguments[0]) { maxAge = seconds }
         case ("watermark", _):
-            // Not built yet: a second source per request, with thumbor's placement (docs/THUMBOR.md).
-            pendingFilters.append(filter)
+            if let watermark = ThumborWatermark(arguments: arguments) { options.pixelFilters.append(.watermark(watermark)) }
         case (let name, _) where Self.pixelFilterNames.contains(name):
             // A pixel operation of its own, in the URL's order (ignored when thumbor could not read its arguments).
             if let pixelFilter = Self.pixelFilter(filter) { options.pixelFilters.append(pixelFilter) }
