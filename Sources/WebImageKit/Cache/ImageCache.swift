@@ -28,6 +28,8 @@ public final class ImageCache: Sendable {
     /// The coders that decode disk hits and encode stores.
     public let coders: ImageCodersManager
     let sweeper: LockedValue<Task<Void, Never>?>
+    /// The bytes of stores queued for the disk and not yet written (``diskBacklogBytes``).
+    private let backlog = LockedValue(0)
     let sweepContinuation: AsyncStream<DiskCleanResult>.Continuation
     /// Yields the result of every periodic sweep (``Configuration/sweepInterval``, ``startSweeping(every:)``).
     /// Keeps only the newest unread result; meant for one consumer (tests, metrics).
@@ -84,8 +86,11 @@ public final class ImageCache: Sendable {
             memoryCache.setValue(image, forKey: key)
         }
         guard cacheType.includesDisk, image != nil || data != nil else { return }
+        let queued = Self.queuedBytes(image, data)
+        backlog.withLock { $0 += queued }
         let failure: ImageCacheError? = await diskCache.run { storage in
-            self.writeToDisk(storage, image: image, data: data, key: key, extendedData: extendedData)
+            defer { self.backlog.withLock { $0 -= queued } }
+            return self.writeToDisk(storage, image: image, data: data, key: key, extendedData: extendedData)
         }
         if let failure { throw failure }
     }
@@ -104,10 +109,22 @@ public final class ImageCache: Sendable {
             completion(nil)
             return
         }
+        let queued = Self.queuedBytes(image, data)
+        backlog.withLock { $0 += queued }
         diskCache.enqueue { storage in
             let failure = self.writeToDisk(storage, image: image, data: data, key: key, extendedData: extendedData)
+            self.backlog.withLock { $0 -= queued }
             completion(failure)
         }
+    }
+
+    /// The bytes of stores queued for the disk and not written yet (an image without bytes counts its pixels'
+    /// bytes): how far the disk runs behind.
+    public var diskBacklogBytes: Int { backlog.withLock { $0 } }
+
+    /// What a store of `image` and `data` adds to the backlog.
+    private static func queuedBytes(_ image: Image?, _ data: Data?) -> Int {
+        data?.count ?? image.map { $0.pixelSize.pixelCount * 4 } ?? 0
     }
 
     /// Turns the store's inputs into bytes and writes them; runs on the I/O queue.

@@ -254,7 +254,9 @@ extension ImageManager {
     }
 
     /// Stores into memory before returning, and to disk either before returning (``ImageLoadOptions/waitStoreCache``)
-    /// or in the background; a failed disk write is logged, never delivered.
+    /// or behind, in the background; a failed disk write is logged, never delivered. The writes behind are bounded:
+    /// while more than ``maximumDiskBacklogBytes`` wait for the disk, a store waits for its own write (so a burst of
+    /// downloads faster than the disk holds at most that much in memory).
     func store(
         _ image: Image?, data: Data?, forKey key: String, extendedData: Data?, cacheType: ImageCacheType,
         in cache: any ImageCaching, request: LoadRequest
@@ -269,7 +271,7 @@ extension ImageManager {
             guard let error else { return }
             logger.warning("could not store an image on disk", metadata: ["key": "\(key)", "error": "\(error)"])
         }
-        if request.options.contains(.waitStoreCache) {
+        if request.options.contains(.waitStoreCache) || Self.diskBacklog(of: cache) > Self.maximumDiskBacklogBytes {
             do {
                 try await cache.store(image, data: bytes, forKey: key, extendedData: extendedData, cacheType: .disk)
             } catch {
@@ -278,6 +280,14 @@ extension ImageManager {
         } else {
             cache.storeInBackground(image, data: bytes, forKey: key, extendedData: extendedData, cacheType: .disk, completion: report)
         }
+    }
+
+    /// The most bytes the manager's writes behind may have queued for the disk before stores wait: 64 MiB.
+    static let maximumDiskBacklogBytes = 64 << 20
+
+    /// The bytes `cache` has queued for its disk (``ImageCache/diskBacklogBytes``); 0 for a cache that does not say.
+    static func diskBacklog(of cache: any ImageCaching) -> Int {
+        (cache as? ImageCache)?.diskBacklogBytes ?? 0
     }
 
     /// The validators stored with the original bytes, for a refresh (empty when none).
