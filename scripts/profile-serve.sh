@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Where one server request's CPU goes (issue 33, item 2): `webimage serve` under `perf record`, asked by wrk
+# (4 connections) to fit JPEG sources (2048×1365, nginx origin on 127.0.0.1) into 512 px, every request a source
+# not asked before (so each one fetches, caches, decodes, resamples and encodes). Prints the share of the server's
+# samples by stage (decode, resample, encode, colour/store, HTTP and NIO, cache I/O, allocation, kernel, other) and
+# the top symbols, as the table benchmarks/RESULTS.md keeps.
+# Usage: scripts/profile-serve.sh [SECONDS]   (default 15)
+#        WEBIMAGE=path scripts/profile-serve.sh   profiles that binary instead of building one (a release build).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-15}"
+names=4000
+
+source scripts/lib/local-server.sh
+scripts/install-deps.sh wrk linux-perf >&2
+if [[ -n ${WEBIMAGE:-} ]]; then
+    bench_prepare() {
+        scripts/install-deps.sh nginx curl >&2
+        bin="$WEBIMAGE"
+        scratch="$(mktemp -d)"
+        chmod 755 "$scratch"
+        mkdir -p "$scratch/www"
+        trap 'kill "${server:-0}" 2>/dev/null || true; local_server_stop; rm -rf "$scratch"' EXIT
+    }
+fi
+bench_prepare
+"$bin" samples "$scratch/src" --size 2048x1365 --only photo.jpg >/dev/null
+for ((i = 0; i < names; i++)); do ln "$scratch/src/photo.jpg" "$scratch/www/photo-$(printf %05d "$i").jpg"; done
+local_server_start
+
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$bin" serve --bind "127.0.0.1:$port" --allow-loopback-sources --cache-dir "$scratch/cache" > "$scratch/server.log" 2>&1 &
+server=$!
+for _ in $(seq 300); do curl -s -o /dev/null "http://127.0.0.1:$port/health" && break; sleep 0.1; done
+
+# Thread t of 2 asks for names t, t+2, t+4, …: no source is asked twice.
+cat > "$scratch/distinct.lua" <<LUA
+local next_id = 0
+function setup(thread) thread:set("id", next_id); next_id = next_id + 1 end
+function init(args) k = id end
+function request()
+    local path = string.format("/unsafe/rs:fit:512:0/plain/$base/photo-%05d.jpg@jpg", k % $names)
+    k = k + 2
+    return wrk.format("GET", path)
+end
+LUA
+perf record -F 499 -g -p "$server" -o "$scratch/perf.data" -- sleep "$seconds" > /dev/null 2>&1 &
+recorder=$!
+wrk -t 2 -c 4 -d "${seconds}s" --timeout 30s -s "$scratch/distinct.lua" "http://127.0.0.1:$port" > "$scratch/wrk.txt" 2>&1 || true
+wait "$recorder" || true
+requests=$(awk '/Requests\/sec/ {print $2}' "$scratch/wrk.txt")
+perf report -i "$scratch/perf.data" --no-children --sort dso --stdio 2>/dev/null | grep -E '^ +[0-9.]+%' > "$scratch/dso.txt" || true
+perf report -i "$scratch/perf.data" --children --sort symbol --stdio -g none 2>/dev/null | grep -E '^ +[0-9.]+%' > "$scratch/children.txt" || true
+python3 - "$scratch/dso.txt" "$scratch/children.txt" "$requests" "$seconds" <<'PY'
+import re, sys
+print(f"{sys.argv[3]} req/s over {sys.argv[4]} s, 4 connections, every request a new source.")
+print()
+print("Self samples by object:")
+print()
+print("| share | object |")
+print("|---|---|")
+for line in open(sys.argv[1]):
+    match = re.match(r"\s+([0-9.]+)%\s+(.*)", line)
+    if match and float(match.group(1)) >= 0.5:
+        print(f"| {float(match.group(1)):.1f} % | {match.group(2).strip()} |")
+# Inclusive shares of the stages' entry points (frame-pointer call chains; a stage's share includes what it calls).
+stages = [
+    ("JPEG decode", r"^jpeg_read_scanlines$|^jpeg_start_decompress$"),
+    ("resample", r"^wik_filter_|^wik_combine_rows|^wik_store_rgba8"),
+    ("JPEG encode", r"^jpeg_write_scanlines$|^jpeg_finish_compress$"),
+    ("source download", r"ResponseStreamHandler|ImageDownloader.*receive"),
+    ("disk cache write", r"DiskStorage.*store|writeToDisk"),
+    ("HTTP server (NIO, Hummingbird)", r"^\$s\d*Hummingbird|HTTPServer"),
+]
+children = {}
+for line in open(sys.argv[2]):
+    match = re.match(r"\s+([0-9.]+)%\s+([0-9.]+)%\s+\[.\]\s+(.*)", line)
+    if match:
+        children.setdefault(match.group(3).strip(), float(match.group(1)))
+print()
+print("Inclusive share of each stage's entry points (the largest one counted):")
+print()
+print("| stage | share |")
+print("|---|---|")
+for name, pattern in stages:
+    shares = [share for symbol, share in children.items() if re.search(pattern, symbol)]
+    print(f"| {name} | {max(shares, default=0.0):.1f} % |")
+PY
