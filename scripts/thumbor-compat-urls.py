@@ -88,6 +88,7 @@ cases = [
     ("meta manual crop then a square", unsafe(landscape, meta=True, crop=((10, 20), (210, 170)), width=50, height=50)),
     ("meta trim", unsafe(f"{host}/bordered.png", meta=True, trim=True, width=40)),
     ("meta focal", unsafe(landscape, meta=True, width=100, height=30, filters=["focal(300x100:350x150)"])),
+    ("meta focal given right to left", unsafe(landscape, meta=True, width=100, height=30, filters=["focal(350x150:300x101)"])),
     ("meta right bottom", unsafe(portrait, meta=True, width=120, height=40, halign="right", valign="bottom")),
     ("meta full-fit-in", unsafe(landscape, meta=True, width=200, height=200, full_fit_in=True)),
     ("meta rotate", unsafe(landscape, meta=True, width=300, height=200, filters=["rotate(90)"])),

@@ -19,12 +19,14 @@ extension ProcessingTransformer {
     /// flips, `upscale()` and `proportion()`, then the rotation.
     func transformThumbor(_ pixels: PixelBuffer, _ geometry: ThumborGeometry, trims: Bool) throws -> ThumborTransformed {
         var steps = ThumborSteps()
-        let loaded = storedSourceSize ?? pixels.size
+        // Shrunk on load (no manual crop, trim or smart then): thumbor's sizes come from the stored size.
+        let stored = storedSourceSize.flatMap { Self.sameShape($0, pixels.size) ? $0 : nil }
+        let loaded = stored ?? pixels.size
         let normalized = geometry.normalizedSize(of: loaded)
         let source = normalized ?? loaded
         var result = pixels
         // Only ever smaller: pixels shrunk on load below the normalized size stay as they are.
-        if result.width > source.width || result.height > source.height { result = try resized(result, to: source) }
+        if normalized != nil, result.width > source.width || result.height > source.height { result = try resized(result, to: source) }
         var trimmed: ResizePlan.Rect?
         if trims {
             (result, trimmed) = try trimmedBorder(result)
@@ -43,10 +45,8 @@ extension ProcessingTransformer {
         }
         let cropped = result
         let smartWindow: ((PixelSize) -> ResizePlan.Rect)? = geometry.smart ? { area in SmartCrop.window(area, in: cropped) } : nil
-        // Shrunk on load (no manual crop, trim or smart then): the plan is made on the (normalized) stored size,
-        // its crop scaled to the decoded pixels.
-        let stored = storedSourceSize == nil ? nil : source
-        let planned = stored.flatMap { Self.sameShape($0, result.size) ? $0 : nil } ?? result.size
+        // Shrunk on load: the plan is made on the (normalized) stored size, its crop scaled to the decoded pixels.
+        let planned = stored != nil && Self.sameShape(source, result.size) ? source : result.size
         let plan = ThumborResizePlan(source: planned, original: source, geometry: geometry, smartWindow: smartWindow)
         if let crop = plan.crop {
             result = try result.cropped(to: Self.scaled(crop, from: planned, to: result.size))

@@ -127,7 +127,7 @@ struct ThumborResizePlan: Sendable {
     private static func focalCenter(source: PixelSize, geometry: ThumborGeometry) -> (x: Double, y: Double)? {
         var total = 0.0, x = 0.0, y = 0.0
         for square in geometry.focalPoints {
-            var centerX = square.left + (square.right - square.left) / 2, centerY = square.top + (square.bottom - square.top) / 2
+            var centerX = square.left + Self.floorHalf(square.right - square.left), centerY = square.top + Self.floorHalf(square.bottom - square.top)
             if let crop = geometry.crop {
                 guard centerX >= crop.left, centerX <= crop.right, centerY >= crop.top, centerY <= crop.bottom else { continue }
                 centerX -= crop.left
@@ -159,6 +159,11 @@ struct ThumborResizePlan: Sendable {
             return PixelSize(width: requested.width, height: max(1, Int(height * targetWidth / width)))
         }
         return PixelSize(width: max(1, Int(width * targetHeight / height)), height: requested.height)
+    }
+
+    /// Python's `value // 2`, which rounds down for a negative value too (a `focal()` rectangle given right to left).
+    static func floorHalf(_ value: Int) -> Int {
+        value >= 0 ? value / 2 : -((-value + 1) / 2)
     }
 
     /// `value` as Python's `round(value, 2)` prints it, for comparing ratios.

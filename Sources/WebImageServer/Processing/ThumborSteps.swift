@@ -43,7 +43,7 @@ struct ThumborSteps: Sendable, Hashable {
         var points: [FocalPoint] = []
         for square in geometry.focalPoints {
             let width = square.right - square.left, height = square.bottom - square.top
-            var x = square.left + floorHalf(width), y = square.top + floorHalf(height)
+            var x = square.left + ThumborResizePlan.floorHalf(width), y = square.top + ThumborResizePlan.floorHalf(height)
             if let crop = geometry.crop {
                 guard x >= crop.left, x <= crop.right, y >= crop.top, y <= crop.bottom else { continue }
                 x -= crop.left
@@ -62,10 +62,5 @@ struct ThumborSteps: Sendable, Hashable {
         return [FocalPoint(
             x: Int(Double(source.width) * fractionX), y: Int(Double(source.height) * fractionY), weight: 1, width: 1, height: 1,
             origin: "alignment")]
-    }
-
-    /// Python's `value // 2`, which rounds down for a negative value too.
-    private static func floorHalf(_ value: Int) -> Int {
-        value >= 0 ? value / 2 : -((-value + 1) / 2)
     }
 }
