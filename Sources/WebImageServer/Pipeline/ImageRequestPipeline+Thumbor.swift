@@ -7,7 +7,7 @@ extension ImageRequestPipeline {
     /// Step "parse" in thumbor's grammar, its "authorize" included: `unsafe/` only when the server allows unsafe
     /// URLs, else the signature libthumbor makes with the security key; either refused is 400, as thumbor answers.
     /// The filters are mapped onto the options (``ThumborMapping``); `MAX_WIDTH` and `MAX_HEIGHT` lower the
-    /// requested size, and the geometry keeps them to shrink the source once loaded (``ThumborGeometry/normalizedSize(of:)``).
+    /// requested size.
     func parseThumbor(_ path: String) throws(ServerError) -> ParsedImageURL {
         let request: ThumborRequest
         do {
@@ -29,6 +29,7 @@ extension ImageRequestPipeline {
             geometry.height = Self.limited(geometry.height, to: configuration.thumbor.maximumHeight)
             options.width = geometry.width.pixelsOrZero
             options.height = geometry.height.pixelsOrZero
+            // The geometry keeps them too: the source is shrunk to them once loaded (``ThumborGeometry/normalizedSize(of:)``).
             geometry.maximumSourceWidth = configuration.thumbor.maximumWidth
             geometry.maximumSourceHeight = configuration.thumbor.maximumHeight
             options.thumborGeometry = geometry
@@ -64,10 +65,15 @@ extension ImageRequestPipeline {
     }
 
     /// The size of the first frame of `image` transformed, and thumbor's steps on the way, on the processing
-    /// threads, under the server's result limits (422 over them).
+    /// threads, under the server's result limits (422 over them). Only sizes matter: what keeps the size (blur,
+    /// sharpen, the pixel filters but `fill`) is skipped.
     private func thumborSteps(_ image: Image, _ job: ImageJob, storedSize: PixelSize?) async throws(ServerError) -> (size: PixelSize, steps: ThumborSteps) {
+        var options = job.options
+        options.blur = nil
+        options.sharpen = nil
+        options.pixelFilters = options.pixelFilters.filter { if case .fill = $0 { true } else { false } }
         var transformer = ProcessingTransformer(
-            options: job.options, maximumPixelCount: configuration.maximumResultPixelCount,
+            options: options, maximumPixelCount: configuration.maximumResultPixelCount,
             maximumDimension: configuration.maximumResultDimension.lowered(by: job.options.securityLimits.maximumResultDimension))
         transformer.storedSourceSize = storedSize
         let configured = transformer, pixels = image.pixels, trims = image.frames.count == 1
