@@ -79,6 +79,56 @@ struct ThumborNormalizeTests {
         #expect(try transformer.transform(pixels: half, flattenOnto: nil).size == PixelSize(width: 90, height: 67))
     }
 
+    @Test func aJPEGWhosePlanNeedsThePixelsDecodesStraightToTheNormalizedSize() throws {
+        var options = ProcessingOptions()
+        options.thumborGeometry = geometry(maximumWidth: 150, maximumHeight: 250) {
+            $0.width = .pixels(100)
+            $0.crop = ThumborRequest.Rectangle(left: 10, top: 20, right: 210, bottom: 170)
+        }
+        let box = try #require(options.thumborDecodeBox(stored: landscape))
+        #expect(box.size == PixelSize(width: 150, height: 112) && box.mode == .stretch)
+        // A plan on sizes alone keeps its own box; no MAX_WIDTH/MAX_HEIGHT to apply and pixels needed: whole.
+        var resize = ProcessingOptions()
+        resize.thumborGeometry = geometry(maximumWidth: 150, maximumHeight: 250) { $0.width = .pixels(100) }
+        #expect(resize.thumborDecodeBox(stored: landscape)?.size == resize.thumborShrinkOnLoad?.size)
+        options.thumborGeometry?.maximumSourceWidth = 0
+        options.thumborGeometry?.maximumSourceHeight = 0
+        #expect(options.thumborDecodeBox(stored: landscape) == nil)
+
+        // Decoded to 150×112, the crop moved from the stored 400×300: thumbor's steps and colours.
+        options.thumborGeometry = geometry(maximumWidth: 150, maximumHeight: 250) {
+            $0.width = .pixels(100)
+            $0.crop = ThumborRequest.Rectangle(left: 10, top: 20, right: 210, bottom: 170)
+        }
+        let jpeg = try ImageCodersManager.shared.encode(Image(pixels: SourceOrigin.halves(width: 400, height: 300)), as: .jpeg, options: .init())
+        let decoded = try ImageCodersManager.shared.decode(jpeg, options: ImageDecodingOptions(thumbnailPixelSize: box.size, thumbnailMode: box.mode))
+        #expect(decoded.pixelSize == PixelSize(width: 150, height: 112))
+        var transformer = ProcessingTransformer(options: options, maximumPixelCount: 1 << 24)
+        transformer.storedSourceSize = landscape
+        var steps = ThumborSteps()
+        let result = try transformer.transform(pixels: decoded.pixels, flattenOnto: nil, trims: true, thumborSteps: &steps)
+        #expect(result.size == PixelSize(width: 100, height: 75))
+        #expect(steps.operations.first == .crop(ThumborRequest.Rectangle(left: 3, top: 7, right: 78, bottom: 63)))
+        #expect(result[5, 37].red > 200 && result[5, 37].blue < 60)
+        #expect(result[99, 37].blue > result[99, 37].red)
+    }
+
+    @Test func aNearlySquareSourceNormalizedToASquareStillMovesTheCrop() throws {
+        // 300×301 under 150/150: the height's excess is larger; 150 × 300 / 301 = 149.5 → 150 (to even): a square.
+        var options = ProcessingOptions()
+        options.thumborGeometry = geometry(maximumWidth: 150, maximumHeight: 150) {
+            $0.crop = ThumborRequest.Rectangle(left: 100, top: 100, right: 200, bottom: 200)
+        }
+        #expect(options.thumborGeometry?.normalizedSize(of: PixelSize(width: 300, height: 301)) == PixelSize(width: 150, height: 150))
+        var transformer = ProcessingTransformer(options: options, maximumPixelCount: 1 << 24)
+        transformer.storedSourceSize = PixelSize(width: 300, height: 301)
+        var steps = ThumborSteps()
+        let square = PixelBuffer(width: 150, height: 150, fill: RGBA(red: 1, green: 2, blue: 3))
+        let result = try transformer.transform(pixels: square, flattenOnto: nil, trims: true, thumborSteps: &steps)
+        #expect(steps.operations == [.crop(ThumborRequest.Rectangle(left: 50, top: 49, right: 100, bottom: 99))])
+        #expect(result.size == PixelSize(width: 50, height: 50))
+    }
+
     @Test func theStepsListTrimsCutFlipsAndFocalRectanglesMovedByTheManualCrop() throws {
         var options = ProcessingOptions()
         var trim = ProcessingOptions.Trim(threshold: 0)

@@ -19,14 +19,17 @@ extension ProcessingTransformer {
     /// flips, `upscale()` and `proportion()`, then the rotation.
     func transformThumbor(_ pixels: PixelBuffer, _ geometry: ThumborGeometry, trims: Bool) throws -> ThumborTransformed {
         var steps = ThumborSteps()
-        // Shrunk on load (no manual crop, trim or smart then): thumbor's sizes come from the stored size.
-        let stored = storedSourceSize.flatMap { Self.sameShape($0, pixels.size) ? $0 : nil }
+        // Shrunk on load: thumbor's sizes come from the stored size (the shrunk pixels can be square where it is not).
+        let stored = storedSourceSize.flatMap { pixels.width <= $0.width && pixels.height <= $0.height ? $0 : nil }
         let loaded = stored ?? pixels.size
         let normalized = geometry.normalizedSize(of: loaded)
         let source = normalized ?? loaded
         var result = pixels
         // Only ever smaller: pixels shrunk on load below the normalized size stay as they are.
         if normalized != nil, result.width > source.width || result.height > source.height { result = try resized(result, to: source) }
+        // Pixels smaller than thumbor's source (shrunk on load for a plan that needs none: no crop, trim or smart)
+        // are planned on the source's size, the plan's crop scaled to them.
+        let plansOnSource = result.size != source
         var trimmed: ResizePlan.Rect?
         if trims {
             (result, trimmed) = try trimmedBorder(result)
@@ -45,8 +48,7 @@ extension ProcessingTransformer {
         }
         let cropped = result
         let smartWindow: ((PixelSize) -> ResizePlan.Rect)? = geometry.smart ? { area in SmartCrop.window(area, in: cropped) } : nil
-        // Shrunk on load: the plan is made on the (normalized) stored size, its crop scaled to the decoded pixels.
-        let planned = stored != nil && Self.sameShape(source, result.size) ? source : result.size
+        let planned = plansOnSource && Self.sameShape(source, result.size) ? source : result.size
         let plan = ThumborResizePlan(source: planned, original: source, geometry: geometry, smartWindow: smartWindow)
         if let crop = plan.crop {
             result = try result.cropped(to: Self.scaled(crop, from: planned, to: result.size))

@@ -6,6 +6,15 @@ extension ProcessingOptions {
     var thumborShrinkOnLoad: (size: PixelSize, mode: ImageDecodingOptions.ThumbnailMode)? {
         trim == nil ? thumborGeometry?.shrinkOnLoad : nil
     }
+
+    /// The box a JPEG stored at `stored` (upright) decodes into under thumbor's geometry: ``thumborShrinkOnLoad``'s
+    /// when the plan needs no pixels; else, when `MAX_WIDTH`/`MAX_HEIGHT` shrink the source, that size exactly
+    /// (thumbor's first step: whatever follows works on it); nil: the whole image.
+    func thumborDecodeBox(stored: PixelSize) -> (size: PixelSize, mode: ImageDecodingOptions.ThumbnailMode)? {
+        if let shrink = thumborShrinkOnLoad { return shrink }
+        guard let normalized = thumborGeometry?.normalizedSize(of: stored) else { return nil }
+        return (normalized, .stretch)
+    }
 }
 
 extension ThumborGeometry {
