@@ -87,10 +87,14 @@ struct ThumborNormalizeTests {
         }
         let box = try #require(options.thumborDecodeBox(stored: landscape))
         #expect(box.size == PixelSize(width: 150, height: 112) && box.mode == .stretch)
-        // A plan on sizes alone keeps its own box; no MAX_WIDTH/MAX_HEIGHT to apply and pixels needed: whole.
+        // A plan on sizes alone keeps its own box when it decodes smaller; the normalized size when that is smaller.
         var resize = ProcessingOptions()
         resize.thumborGeometry = geometry(maximumWidth: 150, maximumHeight: 250) { $0.width = .pixels(100) }
         #expect(resize.thumborDecodeBox(stored: landscape)?.size == resize.thumborShrinkOnLoad?.size)
+        resize.thumborGeometry = geometry(maximumWidth: 150, maximumHeight: 250) { $0.width = .pixels(150); $0.height = .pixels(250) }
+        // Covering 150×250 would decode 333×250; the source becomes 150×112 first anyway.
+        #expect(resize.thumborDecodeBox(stored: landscape)?.size == PixelSize(width: 150, height: 112))
+        // No MAX_WIDTH/MAX_HEIGHT to apply and pixels needed: whole.
         options.thumborGeometry?.maximumSourceWidth = 0
         options.thumborGeometry?.maximumSourceHeight = 0
         #expect(options.thumborDecodeBox(stored: landscape) == nil)
