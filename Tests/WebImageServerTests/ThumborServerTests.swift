@@ -95,6 +95,7 @@ struct ThumborServerTests {
             try await client.execute(uri: "/unsafe/meta/-300x200/\(host)/photo.jpg", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "application/json")
+                #expect(String(buffer: response.body).contains("%3A\(host.split(separator: ":").last ?? "")/photo.jpg"), "slashes as Python writes them")
                 let thumbor = try json(response)
                 let source = try #require(thumbor["source"] as? [String: Any])
                 // thumbor's source: the image part as requested (quoted: `:` is %3A), the size after the operations.

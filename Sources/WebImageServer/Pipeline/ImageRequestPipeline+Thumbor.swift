@@ -59,7 +59,9 @@ extension ImageRequestPipeline {
             return (try await thumborSteps(decoded, job, storedSize: storedSourceSize(data.data, job)), decoded.frames.count)
         }
         let body = ThumborMetadata(url: imageURL, size: transformed.size, steps: transformed.steps, frameCount: frames)
-        let data = (try? JSONEncoder().encode(body)) ?? Data("{}".utf8)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes  // `/`, not `\/`, as Python's json writes it
+        let data = (try? encoder.encode(body)) ?? Data("{}".utf8)
         let headers: HTTPFields = [.contentType: "application/json", .cacheControl: "public, max-age=\(job.maxAge ?? configuration.maxAge)"]
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
