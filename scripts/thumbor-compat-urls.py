@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """thumbor's own answers to URLs libthumbor builds, for ThumborCompatibilityTests.
 
-Usage: thumbor-compat-urls.py ORIGIN KEY
+Usage: thumbor-compat-urls.py ORIGIN KEY [CONF_LINE ...]
   ORIGIN  the test origin's base URL (http://127.0.0.1:PORT), serving landscape.jpg (400x300), portrait.jpg
           (202x303), alpha.png (64x32, translucent), bordered.png (100x80: a white border 10 wide around red),
           broken.jpg (not an image); anything else is 404.
   KEY     thumbor's SECURITY_KEY.
+  CONF_LINE  further thumbor.conf lines (e.g. 'MAX_WIDTH = 150'), for a run under other settings.
 
 Starts thumbor (this venv's, 7.8) on a free 127.0.0.1 port with a thumbor.conf of its own, builds each URL with
 libthumbor (signed and unsafe), asks thumbor, and prints a JSON list: name, path, thumbor's status, format and
-pixel size (or, for meta/, the target size of its JSON). Stops thumbor before it exits.
+pixel size (or, for meta/, the target size of its JSON, and its source size, operations and focal points). Stops
+thumbor before it exits.
 """
 import io
 import json
@@ -25,7 +27,7 @@ import urllib.request
 from libthumbor import CryptoURL
 from PIL import Image
 
-origin, key = sys.argv[1], sys.argv[2]
+origin, key, extra_conf = sys.argv[1], sys.argv[2], sys.argv[3:]
 host = origin.split("://", 1)[1]
 crypto = CryptoURL(key=key)
 
@@ -78,6 +80,21 @@ cases = [
     ("trim from the bottom-right", unsafe(f"{host}/bordered.png", trim=("bottom-right", 5))),
     ("meta", unsafe(landscape, meta=True, width=300, height=200)),
     ("meta fit-in", unsafe(portrait, meta=True, width=100, height=100, fit_in=True)),
+    ("meta without a size", unsafe(landscape, meta=True)),
+    ("meta flips", unsafe(landscape, meta=True, width=-300, height=-200)),
+    ("meta manual crop", unsafe(landscape, meta=True, crop=((10, 20), (210, 170)))),
+    ("meta manual crop then width", unsafe(landscape, meta=True, crop=((10, 20), (210, 170)), width=100)),
+    ("meta manual crop then height", unsafe(landscape, meta=True, crop=((10, 20), (210, 170)), height=50)),
+    ("meta manual crop then a square", unsafe(landscape, meta=True, crop=((10, 20), (210, 170)), width=50, height=50)),
+    ("meta trim", unsafe(f"{host}/bordered.png", meta=True, trim=True, width=40)),
+    ("meta focal", unsafe(landscape, meta=True, width=100, height=30, filters=["focal(300x100:350x150)"])),
+    ("meta focal given right to left", unsafe(landscape, meta=True, width=100, height=30, filters=["focal(350x150:300x101)"])),
+    ("meta right bottom", unsafe(portrait, meta=True, width=120, height=40, halign="right", valign="bottom")),
+    ("meta full-fit-in", unsafe(landscape, meta=True, width=200, height=200, full_fit_in=True)),
+    ("meta rotate", unsafe(landscape, meta=True, width=300, height=200, filters=["rotate(90)"])),
+    ("meta proportion", unsafe(landscape, meta=True, width=200, height=100, filters=["proportion(0.5)"])),
+    ("meta fill", unsafe(landscape, meta=True, width=500, height=500, fit_in=True, filters=["fill(blue)"])),
+    ("meta no_upscale", unsafe(landscape, meta=True, width=800, height=600, filters=["no_upscale()"])),
     ("quality", unsafe(landscape, width=100, filters=["quality(40)"])),
     ("format webp", unsafe(landscape, width=100, filters=["format(webp)"])),
     ("format png, signed", signed(landscape, width=100, filters=["format(png)"])),
@@ -140,6 +157,7 @@ QUALITY = 80
 MAX_AGE = 3600
 AUTO_WEBP = False
 """)
+    handle.writelines(line + "\n" for line in extra_conf)
 thumbor = os.path.join(os.path.dirname(sys.executable), "thumbor")
 server = subprocess.Popen(
     [thumbor, "--ip", "127.0.0.1", "--port", str(port), "--conf", conf, "--log-level", "error"],
@@ -169,8 +187,11 @@ try:
             continue
         try:
             if content_type.startswith("application/json"):
-                target = json.loads(body)["thumbor"]["target"]
+                meta = json.loads(body)["thumbor"]
+                target, source = meta["target"], meta["source"]
                 entry["format"], entry["width"], entry["height"] = "json", int(target["width"]), int(target["height"])
+                entry["source"] = {"width": source["width"], "height": source["height"]}
+                entry["operations"], entry["focal_points"] = meta["operations"], meta.get("focal_points", [])
             else:
                 with Image.open(io.BytesIO(body)) as image:
                     entry["format"] = {"JPEG": "jpeg", "PNG": "png", "GIF": "gif", "WEBP": "webp", "AVIF": "avif"}.get(image.format, image.format)

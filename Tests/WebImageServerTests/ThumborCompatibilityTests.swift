@@ -19,23 +19,43 @@ struct ThumborCompatibilityTests {
         let format: String?
         let width: Int?
         let height: Int?
+        /// For `meta/`: thumbor's source size, operations and focal points.
+        let source: ThumborMetadataProbe.Size?
+        let operations: [ThumborMetadataProbe.Operation]?
+        let focalPoints: [ThumborMetadataProbe.FocalPoint]?
+
+        enum CodingKeys: String, CodingKey {
+            case name, path, status, format, width, height, source, operations
+            case focalPoints = "focal_points"
+        }
     }
 
     static let key = "compat-secret"
 
     @Test func everyLibthumborURLGetsThumborsStatusFormatAndPixelSize() async throws {
+        try await compare(conf: [], settings: [:])
+    }
+
+    @Test func underMaxWidthAndMaxHeightEveryURLGetsThumborsAnswerToo() async throws {
+        // 400×300 shrinks to 150×112 by its width, 202×303 to 167×250 by its height; 100×80 stays.
+        try await compare(conf: ["MAX_WIDTH = 150", "MAX_HEIGHT = 250"], settings: ["thumbor-max-width": "150", "thumbor-max-height": "250"])
+    }
+
+    /// thumbor started with the extra `conf` lines and this server with the same `settings` answer every URL of
+    /// the script alike: status, format, pixel size; for `meta/`, the source size, operations and focal points too.
+    func compare(conf: [String], settings extra: [String: String]) async throws {
         let origin = try ThumborOrigin()
         let folder = try TemporaryDirectory("thumbor-compat")
         defer { folder.remove() }
         try await origin.run { base in
             let script = MotoTools.root.appendingPathComponent("scripts/thumbor-compat-urls.py").path
-            let printed = try await S3MotoTests.output(ThumborTools.python, [script, base, Self.key])
+            let printed = try await S3MotoTests.output(ThumborTools.python, [script, base, Self.key] + conf)
             let cases = try JSONDecoder().decode([Case].self, from: Data(printed.utf8))
-            #expect(cases.count > 60)
-            #expect(cases.filter { $0.status == 200 }.count > 55, "thumbor answered too few: is it loading from 127.0.0.1?")
+            #expect(cases.count > 75)
+            #expect(cases.filter { $0.status == 200 }.count > 70, "thumbor answered too few: is it loading from 127.0.0.1?")
             let settings = ServerSettings(commandLine: [
                 "dialect": "thumbor", "thumbor-key": Self.key, "allow-unsafe-urls": "true", "allow-loopback-sources": "true",
-            ])
+            ].merging(extra) { _, new in new })
             var configuration = try settings.configuration()
             configuration.port = 0
             configuration.cacheDirectory = folder.url
@@ -48,8 +68,11 @@ struct ThumborCompatibilityTests {
                         let body = Data(response.body.readableBytesView)
                         let size: PixelSize, format: String
                         if response.headers[.contentType] == "application/json" {
-                            let meta = try JSONDecoder().decode(ThumborMetadataProbe.self, from: body)
-                            (size, format) = (PixelSize(width: meta.thumbor.target.width, height: meta.thumbor.target.height), "json")
+                            let meta = try JSONDecoder().decode(ThumborMetadataProbe.self, from: body).thumbor
+                            (size, format) = (PixelSize(width: meta.target.width, height: meta.target.height), "json")
+                            #expect(meta.source == item.source, "\(item.name): source")
+                            #expect(meta.operations == item.operations, "\(item.name): operations")
+                            #expect(meta.focalPoints == item.focalPoints, "\(item.name): focal points")
                         } else {
                             let image = try ImageCodersManager.shared.decode(body, options: .init())
                             (size, format) = (image.pixelSize, image.format.rawValue)
@@ -63,14 +86,42 @@ struct ThumborCompatibilityTests {
     }
 }
 
-/// The target size of a `meta/` answer.
+/// A `meta/` answer as both servers write it; numbers are read as numbers, so thumbor's `100.0` equals our `100`.
 struct ThumborMetadataProbe: Decodable {
+    struct Size: Decodable, Equatable {
+        let width: Int
+        let height: Int
+    }
+
+    struct Operation: Decodable, Equatable {
+        let type: String
+        let left: Double?
+        let top: Double?
+        let right: Double?
+        let bottom: Double?
+        let width: Double?
+        let height: Double?
+    }
+
+    struct FocalPoint: Decodable, Equatable {
+        let x: Int
+        let y: Int
+        let z: Double
+        let width: Int
+        let height: Int
+        let origin: String
+    }
+
     struct Body: Decodable {
-        struct Size: Decodable {
-            let width: Int
-            let height: Int
-        }
+        let source: Size
+        let operations: [Operation]
         let target: Size
+        let focalPoints: [FocalPoint]
+
+        enum CodingKeys: String, CodingKey {
+            case source, operations, target
+            case focalPoints = "focal_points"
+        }
     }
     let thumbor: Body
 }

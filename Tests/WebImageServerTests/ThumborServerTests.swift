@@ -84,20 +84,71 @@ struct ThumborServerTests {
         }
     }
 
-    @Test func metaAnswersThumborsJSONWithTheSourceOperationsAndTarget() async throws {
+    /// The JSON of a `meta/` answer.
+    func json(_ response: TestResponse) throws -> [String: Any] {
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any])
+        return try #require(json["thumbor"] as? [String: Any])
+    }
+
+    @Test func metaAnswersAsThumborWithTheSizeAfterTheOperationsTheCropsResizeAndFlipsAndTheFocalPoint() async throws {
         try await run { client, host in
             try await client.execute(uri: "/unsafe/meta/-300x200/\(host)/photo.jpg", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "application/json")
-                let json = try #require(try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any])
-                let thumbor = try #require(json["thumbor"] as? [String: Any])
+                #expect(String(buffer: response.body).contains("%3A\(host.split(separator: ":").last ?? "")/photo.jpg"), "slashes as Python writes them")
+                let thumbor = try json(response)
                 let source = try #require(thumbor["source"] as? [String: Any])
-                #expect(source["width"] as? Int == 400 && source["height"] as? Int == 300 && source["frameCount"] as? Int == 1)
-                #expect((source["url"] as? String)?.hasSuffix("/photo.jpg") == true)
+                // thumbor's source: the image part as requested (quoted: `:` is %3A), the size after the operations.
+                #expect(source["url"] as? String == host.replacingOccurrences(of: ":", with: "%3A") + "/photo.jpg")
+                #expect(source["width"] as? Int == 300 && source["height"] as? Int == 200 && source["frameCount"] as? Int == 1)
                 let operations = try #require(thumbor["operations"] as? [[String: Any]])
-                #expect(operations.map { $0["type"] as? String } == ["resize", "flip_horizontally"])
+                #expect(operations.map { $0["type"] as? String } == ["crop", "resize", "flip_horizontally"])
+                #expect(["left", "top", "right", "bottom"].map { operations[0][$0] as? Int } == [0, 16, 400, 283])
+                #expect(operations[1]["width"] as? Int == 300 && operations[1]["height"] as? Int == 200)
                 let target = try #require(thumbor["target"] as? [String: Any])
                 #expect(target["width"] as? Int == 300 && target["height"] as? Int == 200)
+                let points = try #require(thumbor["focal_points"] as? [[String: Any]])
+                #expect(points.count == 1 && points[0]["x"] as? Int == 200 && points[0]["y"] as? Int == 150 && points[0]["origin"] as? String == "alignment")
+            }
+        }
+    }
+
+    @Test func metaListsARotateOnlyInTheSourceSizeAndTheTargetIsTheLastCropOrResize() async throws {
+        try await run { client, host in
+            try await client.execute(uri: "/unsafe/meta/10x20:210x170/filters:rotate(90)/\(host)/photo.jpg", method: .get) { response in
+                let thumbor = try json(response)
+                let source = try #require(thumbor["source"] as? [String: Any])
+                #expect(source["width"] as? Int == 150 && source["height"] as? Int == 200)
+                let operations = try #require(thumbor["operations"] as? [[String: Any]])
+                #expect(operations.map { $0["type"] as? String } == ["crop"])
+                let target = try #require(thumbor["target"] as? [String: Any])
+                #expect(target["width"] as? Int == 200 && target["height"] as? Int == 150)
+            }
+        }
+    }
+
+    @Test func maxWidthAndHeightShrinkTheSourceOnLoadAndMoveTheManualCropIntoIt() async throws {
+        try await run(configure: { $0.thumbor.maximumWidth = 150; $0.thumbor.maximumHeight = 250 }) { client, host in
+            // 400×300 → 150×112 (112.5 rounds to even); the crop 10x20:210x170 → 3x7:78x63 (floor division).
+            try await client.execute(uri: "/unsafe/meta/10x20:210x170/100x0/\(host)/photo.jpg", method: .get) { response in
+                let operations = try #require(try json(response)["operations"] as? [[String: Any]])
+                let edges = operations.map { operation in ["left", "top", "right", "bottom"].map { operation[$0] as? Int } }
+                #expect(edges.first == [3, 7, 78, 63])
+                #expect(edges.dropFirst().first == [0, 0, 75, 56])
+                #expect(operations.last?["width"] as? Int == 100 && operations.last?["height"] as? Int == 75)
+            }
+            try await client.execute(uri: "/unsafe/10x20:210x170/100x0/\(host)/photo.jpg", method: .get) { response in
+                let decoded = try image(response)
+                #expect(decoded.pixelSize == PixelSize(width: 100, height: 75))
+                // Source x 8…208 of a red | blue split at 200: red on the left, blue at the right edge.
+                let left = decoded.pixels[5, 37], right = decoded.pixels[99, 37]
+                #expect(left.red > 200 && left.blue < 60)
+                #expect(right.blue > right.red)
+            }
+            // fit-in on the shrunk source: 150×112 is already inside 500×500 (the request lowered to 150×250).
+            try await client.execute(uri: "/unsafe/fit-in/500x500/\(host)/photo.jpg", method: .get) { response in
+                let decoded = try image(response)
+                #expect(decoded.pixelSize == PixelSize(width: 150, height: 112))
             }
         }
     }

@@ -19,8 +19,9 @@ struct ImageJob: Sendable {
     let key: String
     /// The URL's own `Cache-Control` max-age (thumbor's `max_age` filter), over the server's; nil: the server's.
     var maxAge: Int?
-    /// Whether the answer is JSON about the operations rather than the image (thumbor's `meta/`).
-    var answersWithMetadata = false
+    /// thumbor's `meta/`: the answer is JSON about the operations rather than the image, naming the image so;
+    /// nil: the image.
+    var metadataImageURL: String?
 
     /// A job; `settings` (``ImageServerConfiguration/resultSettings``: the server settings that change results,
     /// the ETag buster among them) is part of the key, so that a result made under other settings is not served.

@@ -30,8 +30,7 @@ extension ImageRequestPipeline {
         if configuration.shrinksOnLoad, let shrink = job.options.shrinkOnLoad {
             options.thumbnailPixelSize = shrink.size
             options.thumbnailMode = shrink.mode
-        } else if configuration.shrinksOnLoad, let shrink = job.options.thumborShrinkOnLoad,
-            ThumborGeometry.storedSize(of: data, appliesOrientation: options.applyOrientation) != nil {
+        } else if let stored = storedSourceSize(data, job), let shrink = job.options.thumborDecodeBox(stored: stored) {
             // thumbor's sizes are planned on the stored size (``storedSourceSize(_:_:)``), so only a JPEG, whose
             // header says it, shrinks.
             options.thumbnailPixelSize = shrink.size
@@ -55,10 +54,13 @@ extension ImageRequestPipeline {
         }
     }
 
-    /// The upright size stored in a source decoded for a thumbor URL, when it may have been shrunk on load: what
-    /// thumbor's sizes are planned on. nil otherwise (the decoded size is the source's).
+    /// The upright size stored in a source decoded for a thumbor URL, when it may have been shrunk on load
+    /// (``ProcessingOptions/thumborDecodeBox(stored:)``): what thumbor's sizes are planned on, and what
+    /// `MAX_WIDTH`/`MAX_HEIGHT` shrink. nil otherwise (the decoded size is the source's).
     func storedSourceSize(_ data: Data, _ job: ImageJob) -> PixelSize? {
-        guard configuration.shrinksOnLoad, job.options.thumborShrinkOnLoad != nil else { return nil }
-        return ThumborGeometry.storedSize(of: data, appliesOrientation: job.options.autoRotate ?? configuration.autoRotate)
+        guard configuration.shrinksOnLoad, job.options.thumborGeometry != nil,
+            let stored = ThumborGeometry.storedSize(of: data, appliesOrientation: job.options.autoRotate ?? configuration.autoRotate),
+            job.options.thumborDecodeBox(stored: stored) != nil else { return nil }
+        return stored
     }
 }

@@ -112,7 +112,7 @@ extension ImageRequestPipeline {
         if configuration.usesClientHints { vary += ClientHints.headerNames }
         var job = ImageJob(options: options, source: source, sourcePath: sourcePath, vary: vary, settings: configuration.resultSettings)
         job.maxAge = parsed.maxAge
-        job.answersWithMetadata = parsed.answersWithMetadata
+        job.metadataImageURL = parsed.metadataImageURL
         return job
     }
 

@@ -57,7 +57,7 @@ struct ImageRequestPipeline: Sendable {
         try authorize(path, authorization: request.headers[.authorization])
         let job = try parse(path, headers: request.headers)
         do {
-            if job.answersWithMetadata { return try await thumborMetadata(job) }
+            if let imageURL = job.metadataImageURL { return try await thumborMetadata(job, imageURL: imageURL) }
             return try await answer(job, conditions: Conditions(request.headers))
         } catch {
             throw job.vary.isEmpty ? error : error.adding(.vary, job.vary.joined(separator: ", "))

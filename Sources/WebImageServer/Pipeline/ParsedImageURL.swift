@@ -7,6 +7,6 @@ struct ParsedImageURL: Sendable {
     var sourceURL: String
     /// The URL's own `Cache-Control` max-age (thumbor's `max_age` filter); nil: the server's.
     var maxAge: Int?
-    /// Whether the answer is JSON about the operations (thumbor's `meta/`).
-    var answersWithMetadata = false
+    /// thumbor's `meta/`: the answer is JSON about the operations, naming the image so; nil: the image.
+    var metadataImageURL: String?
 }

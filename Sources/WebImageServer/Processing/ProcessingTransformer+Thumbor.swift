@@ -1,41 +1,76 @@
 import WebImageKit
 
+/// The result of thumbor's geometry on one source: the pixels, the canvas thumbor's `fill` pads them to, and the
+/// steps as thumbor's `meta/` lists them.
+struct ThumborTransformed: Sendable {
+    /// The pixels after the geometry and the rotation.
+    var pixels: PixelBuffer
+    /// The requested size after the transform, which `fill` pads to.
+    var canvas: (width: Double, height: Double)
+    /// The operations and focal points.
+    var steps: ThumborSteps
+}
+
 extension ProcessingTransformer {
-    /// Steps 1 to 4 under thumbor's geometry, in thumbor's order: the manual crop (moved by `trimmed`, kept inside
+    /// `trim` and steps 1 to 4 under thumbor's geometry, in thumbor's order: the source shrunk to `MAX_WIDTH` and
+    /// `MAX_HEIGHT` (``ThumborGeometry/normalizedSize(of:)``, on the size as loaded: the stored size when shrunk on
+    /// load), `trim` (when `trims`), the manual crop (moved into the shrunk source, moved by `trim`, kept inside
     /// the image, ignored when empty), the crop to the aspect ratio and the resize of ``ThumborResizePlan``, the
-    /// flips, `upscale()` and `proportion()`, then the rotation. Returns the pixels and the canvas thumbor's `fill`
-    /// would pad them to.
-    func transformThumborGeometry(
-        _ pixels: PixelBuffer, _ geometry: ThumborGeometry, original: PixelSize, trimmed: ResizePlan.Rect?
-    ) throws -> (PixelBuffer, canvas: (width: Double, height: Double)) {
+    /// flips, `upscale()` and `proportion()`, then the rotation.
+    func transformThumbor(_ pixels: PixelBuffer, _ geometry: ThumborGeometry, trims: Bool) throws -> ThumborTransformed {
+        var steps = ThumborSteps()
+        // Shrunk on load: thumbor's sizes come from the stored size (the shrunk pixels can be square where it is not).
+        let stored = storedSourceSize.flatMap { pixels.width <= $0.width && pixels.height <= $0.height ? $0 : nil }
+        let loaded = stored ?? pixels.size
+        let normalized = geometry.normalizedSize(of: loaded)
+        let source = normalized ?? loaded
         var result = pixels
+        // Only ever smaller: pixels shrunk on load below the normalized size stay as they are.
+        if normalized != nil, result.width > source.width || result.height > source.height { result = try resized(result, to: source) }
+        // Pixels smaller than thumbor's source (shrunk on load for a plan that needs none: no crop, trim or smart)
+        // are planned on the source's size, the plan's crop scaled to them.
+        let plansOnSource = result.size != source
+        var trimmed: ResizePlan.Rect?
+        if trims {
+            (result, trimmed) = try trimmedBorder(result)
+            if let area = trimmed { steps.operations.append(.crop(Self.rectangle(area))) }
+        }
         var geometry = geometry
         if let crop = geometry.crop {
-            let effective = Self.manualCrop(crop, in: result.size, trimmedBy: trimmed)
+            let translated = normalized.map { ThumborGeometry.translatedCrop(crop, from: loaded, to: $0) } ?? crop
+            let effective = Self.manualCrop(translated, in: result.size, trimmedBy: trimmed)
             geometry.crop = effective
             if let effective {
                 result = try result.cropped(to: ResizePlan.Rect(
                     x: effective.left, y: effective.top, width: effective.right - effective.left, height: effective.bottom - effective.top))
+                steps.operations.append(.crop(effective))
             }
         }
-        let source = result
-        let smartCenter: ((PixelSize) -> (x: Int, y: Int))? = geometry.smart ? { area in
-            let window = SmartCrop.window(area, in: source)
-            return (window.x + window.width / 2, window.y + window.height / 2)
-        } : nil
-        // Shrunk on load (no manual crop, trim or smart then): the plan is made on the stored size, its crop
-        // scaled to the decoded pixels.
-        let planned = storedSourceSize.flatMap { Self.sameShape($0, result.size) ? $0 : nil } ?? result.size
-        let plan = ThumborResizePlan(source: planned, original: original, geometry: geometry, smartCenter: smartCenter)
-        if let crop = plan.crop { result = try result.cropped(to: Self.scaled(crop, from: planned, to: result.size)) }
+        let cropped = result
+        let smartWindow: ((PixelSize) -> ResizePlan.Rect)? = geometry.smart ? { area in SmartCrop.window(area, in: cropped) } : nil
+        let planned = plansOnSource && Self.sameShape(source, result.size) ? source : result.size
+        let plan = ThumborResizePlan(source: planned, original: source, geometry: geometry, smartWindow: smartWindow)
+        if let crop = plan.crop {
+            result = try result.cropped(to: Self.scaled(crop, from: planned, to: result.size))
+            steps.operations.append(.crop(Self.rectangle(crop)))
+        }
+        if plan.resizes { steps.operations.append(.resize(plan.resizedSize)) }
         result = try resized(result, to: plan.resizedSize)
         if options.flipHorizontal || options.flipVertical {
             result = try ImageTransformers.Flip(horizontal: options.flipHorizontal, vertical: options.flipVertical).transform(pixels: result)
         }
+        if options.flipHorizontal { steps.operations.append(.flipHorizontally) }
+        if options.flipVertical { steps.operations.append(.flipVertically) }
+        steps.focalPoints = ThumborSteps.focalPoints(of: geometry, source: planned, smartWindow: plan.smartWindow)
         result = try resized(result, to: plan.finalSize)
         result = QuarterTurn(degrees: options.rotate).apply(to: result)
         let requested = plan.requestedAfterTransform
-        return (result, (Double(requested.width), Double(requested.height)))
+        return ThumborTransformed(pixels: result, canvas: (Double(requested.width), Double(requested.height)), steps: steps)
+    }
+
+    /// `rect` as thumbor's left, top, right and bottom.
+    static func rectangle(_ rect: ResizePlan.Rect) -> ThumborRequest.Rectangle {
+        ThumborRequest.Rectangle(left: rect.x, top: rect.y, right: rect.x + rect.width, bottom: rect.y + rect.height)
     }
 
     /// Whether `decoded` can be `stored` shrunk: at most as large, the same orientation.

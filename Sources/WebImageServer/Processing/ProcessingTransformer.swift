@@ -4,6 +4,7 @@ import WebImageKit
 ///
 /// The steps follow imgproxy's pipeline, on pixels the decoder has already turned upright (auto-rotate):
 /// 0. `trim`: cut the background border (``TrimBorder``; not for animations, as in imgproxy);
+///    (under thumbor's geometry, ``transformThumbor(_:_:trims:)`` first shrinks the source to `MAX_WIDTH`/`MAX_HEIGHT`);
 /// 1. `crop`: cut the area from the source, before resizing;
 /// 2. resize per ``ResizePlan`` (fit, fill, fill-down, force, auto; `zoom`, `min-width`, `min-height`);
 /// 3. `rotate`: turn clockwise by 90°, 180° or 270°, then `flip`;
@@ -69,17 +70,19 @@ struct ProcessingTransformer: Sendable {
     /// The pipeline; `color` is what transparency is flattened onto, nil to keep it; `trims`: whether `trim`
     /// applies (not to the frames of an animation).
     func transform(pixels: PixelBuffer, flattenOnto color: RGBA?, trims: Bool = true) throws -> PixelBuffer {
-        var result = pixels
-        var trimmed: ResizePlan.Rect?
-        if trims, let trim = options.trim, let area = TrimBorder(trim: trim).area(in: result) {
-            result = try result.cropped(to: area)
-            trimmed = area
-        }
+        var steps = ThumborSteps()
+        return try transform(pixels: pixels, flattenOnto: color, trims: trims, thumborSteps: &steps)
+    }
+
+    /// The pipeline, with what thumbor's geometry did put in `thumborSteps` (for `meta/`).
+    func transform(pixels: PixelBuffer, flattenOnto color: RGBA?, trims: Bool, thumborSteps: inout ThumborSteps) throws -> PixelBuffer {
+        var result: PixelBuffer
         var canvas: (width: Double, height: Double)?
         if let geometry = options.thumborGeometry {
-            (result, canvas) = try transformThumborGeometry(result, geometry, original: storedSourceSize ?? pixels.size, trimmed: trimmed)
+            let thumbor = try transformThumbor(pixels, geometry, trims: trims)
+            (result, canvas, thumborSteps) = (thumbor.pixels, thumbor.canvas, thumbor.steps)
         } else {
-            result = try transformGeometry(result)
+            result = try transformGeometry(trims ? trimmedBorder(pixels).pixels : pixels)
         }
         if let sigma = options.blur {
             result = try WideBlur(sigma: sigma).transform(pixels: result)
@@ -110,6 +113,12 @@ struct ProcessingTransformer: Sendable {
             result = try overlay.apply(to: result) { width, height in try checkOutputSize(width: width, height: height) }
         }
         return result
+    }
+
+    /// Step 0, `trim`: `pixels` without their background border, and the area kept (nil when nothing is trimmed).
+    func trimmedBorder(_ pixels: PixelBuffer) throws -> (pixels: PixelBuffer, area: ResizePlan.Rect?) {
+        guard let trim = options.trim, let area = TrimBorder(trim: trim).area(in: pixels) else { return (pixels, nil) }
+        return (try pixels.cropped(to: area), area)
     }
 
     /// Steps 1 to 4: `crop`, resize, `rotate`, `flip` and the crop of fill and fill-down.

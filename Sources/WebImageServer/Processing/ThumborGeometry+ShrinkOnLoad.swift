@@ -6,6 +6,22 @@ extension ProcessingOptions {
     var thumborShrinkOnLoad: (size: PixelSize, mode: ImageDecodingOptions.ThumbnailMode)? {
         trim == nil ? thumborGeometry?.shrinkOnLoad : nil
     }
+
+    /// The box a JPEG stored at `stored` (upright) decodes into under thumbor's geometry, the smaller of two:
+    /// ``thumborShrinkOnLoad``'s, when the plan needs no pixels; and, when `MAX_WIDTH`/`MAX_HEIGHT` shrink the
+    /// source, that size exactly (thumbor's first step: whatever follows works on it). nil: the whole image.
+    func thumborDecodeBox(stored: PixelSize) -> (size: PixelSize, mode: ImageDecodingOptions.ThumbnailMode)? {
+        let normalized = thumborGeometry?.normalizedSize(of: stored)
+        if let shrink = thumborShrinkOnLoad {
+            guard let normalized else { return shrink }
+            // The scale each decodes at: a fit is the box's smaller ratio, a cover its larger.
+            let widthRatio = Double(shrink.size.width) / Double(stored.width), heightRatio = Double(shrink.size.height) / Double(stored.height)
+            let shrinkScale = shrink.mode == .fit ? min(widthRatio, heightRatio) : max(widthRatio, heightRatio)
+            let normalizedScale = max(Double(normalized.width) / Double(stored.width), Double(normalized.height) / Double(stored.height))
+            if shrinkScale <= normalizedScale { return shrink }
+        }
+        return normalized.map { ($0, .stretch) }
+    }
 }
 
 extension ThumborGeometry {

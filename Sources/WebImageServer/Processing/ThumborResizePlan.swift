@@ -12,6 +12,10 @@ struct ThumborResizePlan: Sendable {
     var crop: ResizePlan.Rect?
     /// The size after the transform's resize (the source's, or the crop's, when it does not resize).
     var resizedSize: PixelSize
+    /// Whether thumbor's transform resizes (to ``resizedSize``; `full-fit-in` may resize to the same size).
+    var resizes = false
+    /// The window ``SmartCrop`` chose, when the crop to the aspect ratio centred on it.
+    var smartWindow: ResizePlan.Rect?
     /// The size after `upscale()` and `proportion()`.
     var finalSize: PixelSize
     /// The requested size after the transform, as thumbor's later filters (`fill`) read it: fit-in makes it at
@@ -19,9 +23,9 @@ struct ThumborResizePlan: Sendable {
     var requestedAfterTransform: (width: Int, height: Int)
 
     /// The plan for `source` (after `trim` and the manual crop) under `geometry`; `original` is the decoded
-    /// source's size, which `no_upscale()` compares with; `smartCenter` is where ``SmartCrop`` centres, when
-    /// `smart/` asks for it.
-    init(source: PixelSize, original: PixelSize, geometry: ThumborGeometry, smartCenter: ((PixelSize) -> (x: Int, y: Int))? = nil) {
+    /// source's size (after `MAX_WIDTH`/`MAX_HEIGHT`), which `no_upscale()` compares with; `smartWindow` is the window
+    /// of a size ``SmartCrop`` finds, when `smart/` asks for it.
+    init(source: PixelSize, original: PixelSize, geometry: ThumborGeometry, smartWindow: ((PixelSize) -> ResizePlan.Rect)? = nil) {
         var requestedWidth = geometry.width, requestedHeight = geometry.height
         if geometry.noUpscale {
             if case .pixels(let width) = requestedWidth { requestedWidth = .pixels(min(width, original.width)) }
@@ -51,15 +55,18 @@ struct ThumborResizePlan: Sendable {
                     (width, height) = ((sourceWidth * target.height / sourceHeight + 1e-5).rounded(.toNearestOrEven), target.height)
                 }
                 resizedSize = PixelSize(width: Self.pixels(width), height: Self.pixels(height))
+                resizes = true
                 requested = (max(requested.width, resizedSize.width), max(requested.height, resizedSize.height))
             }
         case .none:
             var cropped = source
-            if !geometry.stretch, let area = Self.autoCrop(source: source, target: target, geometry: geometry, smartCenter: smartCenter) {
+            if !geometry.stretch, let (area, window) = Self.autoCrop(source: source, target: target, geometry: geometry, smartWindow: smartWindow) {
                 crop = area
+                self.smartWindow = window
                 cropped = PixelSize(width: area.width, height: area.height)
             }
             let unchanged = target.width == Double(cropped.width) && target.height == Double(cropped.height)
+            resizes = !unchanged
             resizedSize = unchanged ? cropped : PixelSize(width: Self.pixels(target.width == 0 ? 1 : target.width), height: Self.pixels(target.height == 0 ? 1 : target.height))
         }
         requestedAfterTransform = requested
@@ -89,11 +96,12 @@ struct ThumborResizePlan: Sendable {
     }
 
     /// thumbor's `auto_crop`: the largest area of the target's aspect ratio (ratios compared at two decimals), centred
-    /// on the focal points' weighted centre (or the alignment, or the smart centre), kept inside the source.
+    /// on the focal points' weighted centre (or the smart window's centre, or the alignment), kept inside the
+    /// source; with the smart window when the crop centred on it.
     private static func autoCrop(
         source: PixelSize, target: (width: Double, height: Double), geometry: ThumborGeometry,
-        smartCenter: ((PixelSize) -> (x: Int, y: Int))?
-    ) -> ResizePlan.Rect? {
+        smartWindow: ((PixelSize) -> ResizePlan.Rect)?
+    ) -> (ResizePlan.Rect, smartWindow: ResizePlan.Rect?)? {
         let sourceWidth = Double(source.width), sourceHeight = Double(source.height)
         let targetWidth = target.width == 0 ? 1 : target.width, targetHeight = target.height == 0 ? 1 : target.height
         guard twoDecimals(sourceWidth / sourceHeight) != twoDecimals(targetWidth / targetHeight) else { return nil }
@@ -104,12 +112,14 @@ struct ThumborResizePlan: Sendable {
             (cropWidth, cropHeight) = ((target.width * sourceHeight / targetHeight).rounded(.up), sourceHeight)
         }
         let area = PixelSize(width: pixels(cropWidth), height: pixels(cropHeight))
-        let smart = smartCenter.map { center in center(area) }.map { (x: Double($0.x), y: Double($0.y)) }
-        let focus = focalCenter(source: source, geometry: geometry) ?? smart ?? alignmentCenter(source: source, geometry: geometry)
+        let focal = focalCenter(source: source, geometry: geometry)
+        let window = focal == nil ? smartWindow.map { find in find(area) } : nil
+        let smart = window.map { (x: Double($0.x + $0.width / 2), y: Double($0.y + $0.height / 2)) }
+        let focus = focal ?? smart ?? alignmentCenter(source: source, geometry: geometry)
         let left = Int(min(max(focus.x - cropWidth / 2, 0), sourceWidth - cropWidth).rounded(.toNearestOrEven))
         let top = Int(min(max(focus.y - cropHeight / 2, 0), sourceHeight - cropHeight).rounded(.toNearestOrEven))
         let right = min(left + area.width, source.width), bottom = min(top + area.height, source.height)
-        return ResizePlan.Rect(x: max(left, 0), y: max(top, 0), width: max(1, right - max(left, 0)), height: max(1, bottom - max(top, 0)))
+        return (ResizePlan.Rect(x: max(left, 0), y: max(top, 0), width: max(1, right - max(left, 0)), height: max(1, bottom - max(top, 0))), window)
     }
 
     /// The weighted centre of the focal points inside the source (shifted by the manual crop, those outside it
@@ -117,7 +127,7 @@ struct ThumborResizePlan: Sendable {
     private static func focalCenter(source: PixelSize, geometry: ThumborGeometry) -> (x: Double, y: Double)? {
         var total = 0.0, x = 0.0, y = 0.0
         for square in geometry.focalPoints {
-            var centerX = square.left + (square.right - square.left) / 2, centerY = square.top + (square.bottom - square.top) / 2
+            var centerX = square.left + Self.floorHalf(square.right - square.left), centerY = square.top + Self.floorHalf(square.bottom - square.top)
             if let crop = geometry.crop {
                 guard centerX >= crop.left, centerX <= crop.right, centerY >= crop.top, centerY <= crop.bottom else { continue }
                 centerX -= crop.left
@@ -149,6 +159,11 @@ struct ThumborResizePlan: Sendable {
             return PixelSize(width: requested.width, height: max(1, Int(height * targetWidth / width)))
         }
         return PixelSize(width: max(1, Int(width * targetHeight / height)), height: requested.height)
+    }
+
+    /// Python's `value // 2`, which rounds down for a negative value too (a `focal()` rectangle given right to left).
+    static func floorHalf(_ value: Int) -> Int {
+        value >= 0 ? value / 2 : -((-value + 1) / 2)
     }
 
     /// `value` as Python's `round(value, 2)` prints it, for comparing ratios.

@@ -13,9 +13,11 @@ public struct ThumborServerSettings: Sendable, Hashable {
     public var securityKey: String?
     /// Whether `/unsafe/` URLs are answered (thumbor's `ALLOW_UNSAFE_URL`); default false, safer than thumbor's.
     public var allowsUnsafeURLs = false
-    /// thumbor's `MAX_WIDTH`: a larger requested width is lowered to it; 0: no limit.
+    /// thumbor's `MAX_WIDTH`: a larger requested width is lowered to it, and a source shrunk to it once loaded
+    /// by thumbor's rule (only the side whose excess is larger); 0: no limit.
     public var maximumWidth = 0
-    /// thumbor's `MAX_HEIGHT`: a larger requested height is lowered to it; 0: no limit.
+    /// thumbor's `MAX_HEIGHT`: a larger requested height is lowered to it, and a source shrunk to it once loaded
+    /// as for ``maximumWidth``; 0: no limit.
     public var maximumHeight = 0
 
     /// thumbor's defaults, unsafe URLs refused.

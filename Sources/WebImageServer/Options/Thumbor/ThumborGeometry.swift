@@ -33,4 +33,9 @@ struct ThumborGeometry: Sendable, Hashable {
     var upscale = false
     /// `proportion(p)`: the result scaled by `p`, 0 < p ≤ 1, last.
     var proportion: Double?
+    /// thumbor's `MAX_WIDTH` (0: none): with ``maximumSourceHeight``, what the source is shrunk to right after it
+    /// is loaded (``normalizedSize(of:)``).
+    var maximumSourceWidth = 0
+    /// thumbor's `MAX_HEIGHT` (0: none).
+    var maximumSourceHeight = 0
 }

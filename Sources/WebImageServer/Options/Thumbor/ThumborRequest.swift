@@ -83,6 +83,9 @@ struct ThumborRequest: Sendable, Hashable {
     var debug = false
     /// `meta/`: answer with JSON about the operations rather than the image.
     var meta = false
+    /// The image part as thumbor's request holds it and `meta/` names it: percent-decoded, then quoted with
+    /// Python's `quote` (only `/` kept as it is), no scheme added.
+    var requestedImage = ""
     /// `trim…/`, or nil.
     var trim: Trim?
     /// The manual crop `AxB:CxD/`, or nil (also when all four are 0, as thumbor reads it).

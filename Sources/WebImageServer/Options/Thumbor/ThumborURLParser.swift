@@ -66,6 +66,7 @@ struct ThumborURLParser: Sendable {
         var request = ThumborRequest(authority: authority, signedPath: signedPath, imageURL: Self.imageURL(image))
         request.debug = group("debug") != nil
         request.meta = group("meta") != nil
+        request.requestedImage = Self.quote(Self.unquote(image), safe: [UInt8(ascii: "/")])
         if let trim = group("trim") { request.trim = try Self.trim(trim) }
         if let left = group("cropleft"), let top = group("croptop"), let right = group("cropright"), let bottom = group("cropbottom") {
             let crop = ThumborRequest.Rectangle(
@@ -127,14 +128,16 @@ struct ThumborURLParser: Sendable {
     }
 
     /// The characters thumbor's HTTP loader leaves unquoted, besides letters, digits and `_.-~`.
-    private static let safe = Set("~@#$&()*!+=:;,.?/'".utf8)
+    static let loaderSafe = Set("~@#$&()*!+=:;,.?/'".utf8)
 
-    /// Python's `quote(text, safe="~@#$&()*!+=:;,.?/'")`.
-    static func quote(_ text: String) -> String {
+    /// Python's `quote(text, safe=…)`: letters, digits, `_.-~` and the `safe` bytes kept, every other byte
+    /// `%XX`; by default with the HTTP loader's safe characters.
+    static func quote(_ text: String, safe: Set<UInt8> = loaderSafe) -> String {
         var output = ""
         for byte in text.utf8 {
             let isAlphanumeric = (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-            if isAlphanumeric || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || safe.contains(byte) {
+            let isUnreserved = byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "~")
+            if isAlphanumeric || isUnreserved || safe.contains(byte) {
                 output.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
                 output += String(format: "%%%02X", byte)
