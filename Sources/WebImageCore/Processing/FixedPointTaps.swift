@@ -63,9 +63,11 @@ struct FixedPointTaps: Sendable {
         let largestSum = (Int(Int32.max) - (1 << precision)) / inputMagnitude
         var integers = [Int16](repeating: 0, count: weights.count)
         var roundingError = 0.0, absoluteSum = 0.0, positiveSum = 0.0, negativeSum = 0.0, longestRun = 0
+        var rounded: [Int] = [] // one run at a time, its storage reused
         for (offset, count) in zip(offsets, counts) {
             let run = offset..<(offset + count)
-            var rounded = run.map { Int((Double(weights[$0]) * scale).rounded()) }
+            rounded.removeAll(keepingCapacity: true)
+            rounded.append(contentsOf: run.lazy.map { Int((Double(weights[$0]) * scale).rounded()) })
             guard let largestTap = rounded.indices.max(by: { abs(rounded[$0]) < abs(rounded[$1]) }) else { continue }
             rounded[largestTap] += (1 << precision) - rounded.reduce(0, +) // the run sums to exactly 2^precision
             var error = 0.0, positive = 0, negative = 0

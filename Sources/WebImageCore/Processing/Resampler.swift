@@ -63,7 +63,8 @@ struct WeightTable: Sendable {
 
     private struct RecentTables {
         static let capacity = 32
-        /// Larger tables (huge images) are not kept: at most 32 × 256 KiB of weights stay in memory.
+        /// Larger tables (huge images) are not kept: at most 32 × 512 KiB of weights stay in memory (each
+        /// weight as a `Float` and as two `Int16`s, for the fixed-point passes).
         static let largestKeptWeightCount = 65_536
         var entries: [(key: Key, table: WeightTable)] = []
     }
