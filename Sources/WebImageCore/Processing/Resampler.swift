@@ -2,10 +2,13 @@ import CWebImageKernels
 
 /// Resizes pixel buffers with a separable filter (Lanczos-3 by default).
 ///
-/// Filtering happens on premultiplied alpha in `Float`, so transparent pixels never bleed their colour
-/// into visible edges, and the result is converted back to straight alpha. Each pass precomputes one
-/// weight table per output column or row, walks memory in order and works on whole pixels as
-/// `SIMD4<Float>`; nothing is allocated per pixel.
+/// Images with alpha are filtered on premultiplied alpha in `Float`, so transparent pixels never bleed
+/// their colour into visible edges, and the result is converted back to straight alpha. Opaque images
+/// (every JPEG) are filtered in 16-bit fixed point, as libvips and Pillow do: integer weights, sums of
+/// 16-bit products, which is faster; ``FixedPointPlan`` proves each such result within one level of the
+/// float path on every channel, and the float path runs where it cannot (extreme reductions). Each pass
+/// precomputes one weight table per output column or row and walks memory in order; nothing is
+/// allocated per pixel.
 ///
 /// ```swift
 /// let thumbnail = Resampler.resize(image.pixels, to: PixelSize(width: 320, height: 213))
@@ -16,9 +19,17 @@ public enum Resampler {
     /// Runs through `StreamingResampler` row by row, so besides the output it holds only a band of
     /// source rows (the filter's support times the scale), never a full-height intermediate.
     public static func resize(_ buffer: PixelBuffer, to size: PixelSize, filter: ResamplingFilter = .lanczos3) -> PixelBuffer {
+        resize(buffer, to: size, filter: filter, allowingFixedPoint: true)
+    }
+
+    /// ``resize(_:to:filter:)``, with the fixed-point path for opaque images allowed or not (tests and
+    /// benchmarks compare the two).
+    package static func resize(_ buffer: PixelBuffer, to size: PixelSize, filter: ResamplingFilter,
+                               allowingFixedPoint: Bool) -> PixelBuffer {
         precondition(size.width > 0 && size.height > 0, "Resampler: the target size must be positive")
         guard size != buffer.size, buffer.width > 0, buffer.height > 0 else { return buffer }
-        let resampler = StreamingResampler(from: buffer.size, to: size, hasAlpha: buffer.hasAlpha, filter: filter)
+        let resampler = StreamingResampler(from: buffer.size, to: size, hasAlpha: buffer.hasAlpha, filter: filter,
+                                           allowingFixedPoint: allowingFixedPoint)
         return PixelBuffer(width: size.width, height: size.height, hasAlpha: buffer.hasAlpha) { output in
             buffer.withUnsafeBytes { source in
                 resampler.push(rows: source, count: buffer.height, stride: buffer.bytesPerRow, into: output)
@@ -52,7 +63,8 @@ struct WeightTable: Sendable {
 
     private struct RecentTables {
         static let capacity = 32
-        /// Larger tables (huge images) are not kept: at most 32 × 256 KiB of weights stay in memory.
+        /// Larger tables (huge images) are not kept: at most 32 × 512 KiB of weights stay in memory (each
+        /// weight as a `Float` and as two `Int16`s, for the fixed-point passes).
         static let largestKeptWeightCount = 65_536
         var entries: [(key: Key, table: WeightTable)] = []
     }
@@ -82,6 +94,10 @@ struct WeightTable: Sendable {
     private var counts: [Int] = []
     private var weights: [Float] = []
     private var offsets: [Int] = []
+    /// The weights as integers for a fixed-point pass over bytes (the first pass): nil if none fits.
+    private(set) var fixedForBytes: FixedPointTaps?
+    /// The weights as integers for a fixed-point pass over 16-bit intermediates (the second pass): nil if none fits.
+    private(set) var fixedForWords: FixedPointTaps?
 
     init(source: Int, target: Int, filter: ResamplingFilter) {
         sourceLength = source
@@ -112,6 +128,8 @@ struct WeightTable: Sendable {
             counts.append(end - start)
             weights.append(contentsOf: row[start..<end].map { Float($0 / total) })
         }
+        fixedForBytes = FixedPointTaps(weights: weights, offsets: offsets, counts: counts, inputMagnitude: Int(UInt8.max))
+        fixedForWords = FixedPointTaps(weights: weights, offsets: offsets, counts: counts, inputMagnitude: -Int(Int16.min))
     }
 
     func taps(for index: Int) -> (first: Int, weights: ArraySlice<Float>) {
@@ -127,5 +145,14 @@ struct WeightTable: Sendable {
                 wik_filter_row(row.baseAddress, firsts, counts, offsets, weights, output.count / 4, output.baseAddress)
             }
         }
+    }
+
+    /// One horizontal pass in fixed point (`wik_fixed_row`) over a row of 16-bit RGBA values with `taps`
+    /// (this table's ``fixedForBytes`` or ``fixedForWords``), each sum shifted right by `shift`.
+    func apply(_ taps: FixedPointTaps, shift: Int, to row: UnsafeBufferPointer<Int16>, into output: UnsafeMutableBufferPointer<Int16>) {
+        precondition(output.count / 4 <= firsts.count, "WeightTable: more outputs than the table has")
+        precondition(row.count >= sourceLength * 4, "WeightTable: the row is shorter than the table's source")
+        precondition(taps.weights.count == weights.count, "WeightTable: the integer taps are another table's")
+        wik_fixed_row(row.baseAddress, firsts, counts, offsets, taps.weights, output.count / 4, Int32(shift), output.baseAddress)
     }
 }

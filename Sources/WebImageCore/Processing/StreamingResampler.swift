@@ -10,10 +10,12 @@ import CWebImageKernels
 /// Which pass runs first is chosen for the smaller ring (``order``): the vertical pass first keeps the
 /// source rows as bytes (4 bytes a pixel at the source width) and reads them as bytes, which is faster;
 /// the horizontal pass first keeps rows already filtered to the target width as `Float` (16 bytes a
-/// pixel), which is smaller when the width shrinks more than four times. Filtering is on premultiplied
-/// `Float`. The same weight tables and the same order of arithmetic as a full-height two-pass resample
-/// give bit-identical results (the two orders differ by float rounding: at most one level). Memory is
-/// the ring plus one float row at the source width and one at the target width, whatever the height.
+/// pixel), which is smaller when the width shrinks more than four times. Images with alpha are filtered
+/// on premultiplied `Float`; opaque ones in 16-bit fixed point (``arithmetic``, ``FixedPointPlan``), where
+/// the filtered rows are 16-bit integers (8 bytes a pixel) instead of floats. The same weight tables and
+/// the same order of arithmetic as a full-height two-pass resample give bit-identical results (the two
+/// orders differ by float rounding: at most one level). Memory is the ring plus one row at the source
+/// width and one at the target width, whatever the height.
 ///
 /// Not thread-safe: one decoder feeds one resampler.
 package final class StreamingResampler {
@@ -25,6 +27,14 @@ package final class StreamingResampler {
         case horizontalFirst
     }
 
+    /// The arithmetic of the passes.
+    package enum Arithmetic: Sendable {
+        /// `Float`, premultiplied when the source has alpha.
+        case float
+        /// 16-bit integers (opaque sources only), within one level of `float` on every channel.
+        case fixedPoint
+    }
+
     /// The size of the rows pushed in.
     package let sourceSize: PixelSize
     /// The size of the output.
@@ -33,6 +43,10 @@ package final class StreamingResampler {
     package let order: Order
     /// Rows of the ring.
     package let ringRowCount: Int
+    /// The arithmetic of the passes: fixed point for opaque sources where ``FixedPointPlan`` allows it.
+    package var arithmetic: Arithmetic { fixedPoint == nil ? .float : .fixedPoint }
+    /// The integer taps and shifts, when the passes run in fixed point.
+    private let fixedPoint: FixedPointPlan?
     /// Whether pixels are premultiplied while filtering (the source has alpha).
     private let premultiply: Bool
     private let horizontal: WeightTable
@@ -44,23 +58,26 @@ package final class StreamingResampler {
     private let ringRowBytes: Int
     /// The start of each ring row an output row reads, in tap order.
     private let tapRows: UnsafeMutableBufferPointer<UnsafeRawPointer?>
-    /// A float row at the source width: an output row combined vertically, or a source row loaded.
+    /// A row at the source width: an output row combined vertically, or a source row loaded. Floats, or
+    /// 16-bit values in fixed point (then it has half as many elements, each holding two pixels).
     private let sourceRow: UnsafeMutableBufferPointer<SIMD4<Float>>
-    /// A float row at the target width: the output row before it is stored as bytes.
+    /// A row at the target width: the output row before it is stored as bytes (floats or 16-bit values).
     private let targetRow: UnsafeMutableBufferPointer<SIMD4<Float>>
     private var nextSourceRow = 0
     /// The next output row to write; ``targetSize``'s height once every row is written.
     package private(set) var nextOutputRow = 0
 
-    /// The bytes of working memory this resampler holds (the ring, one float row at the source width
-    /// and one at the target width).
+    /// The bytes of working memory this resampler holds (the ring, one row at the source width and one
+    /// at the target width).
     package var workingByteCount: Int {
         ring.count + (sourceRow.count + targetRow.count) * MemoryLayout<SIMD4<Float>>.stride
     }
 
     /// Creates a resampler from `source` to `target` (both at least 1×1) with `filter`; `hasAlpha`
-    /// filters premultiplied, as ``Resampler`` does.
-    package init(from source: PixelSize, to target: PixelSize, hasAlpha: Bool, filter: ResamplingFilter = .lanczos3) {
+    /// filters premultiplied, as ``Resampler`` does. Without alpha the passes run in fixed point when
+    /// `allowingFixedPoint` and ``FixedPointPlan`` allow it.
+    package init(from source: PixelSize, to target: PixelSize, hasAlpha: Bool, filter: ResamplingFilter = .lanczos3,
+                 allowingFixedPoint: Bool = true) {
         precondition(source.width > 0 && source.height > 0 && target.width > 0 && target.height > 0,
                      "StreamingResampler: sizes must be positive")
         sourceSize = source
@@ -82,12 +99,17 @@ package final class StreamingResampler {
         ringRowCount = rows
         let pixel = MemoryLayout<SIMD4<Float>>.stride
         order = source.width * 4 <= target.width * pixel ? .verticalFirst : .horizontalFirst
-        ringRowBytes = order == .verticalFirst ? source.width * 4 : target.width * pixel
+        let plan = hasAlpha || !allowingFixedPoint ? nil
+            : FixedPointPlan(vertical: vertical, horizontal: horizontal, verticalFirst: order == .verticalFirst)
+        fixedPoint = plan
+        // A fixed-point row is 8 bytes a pixel: a SIMD4<Float> element holds two.
+        func elements(_ width: Int) -> Int { plan == nil ? width : (width + 1) / 2 }
+        ringRowBytes = order == .verticalFirst ? source.width * 4 : elements(target.width) * pixel
         ring = .allocate(byteCount: rows * ringRowBytes, alignment: pixel)
         tapRows = .allocate(capacity: rows)
         tapRows.initialize(repeating: nil)
-        sourceRow = .allocate(capacity: source.width)
-        targetRow = .allocate(capacity: target.width)
+        sourceRow = .allocate(capacity: elements(source.width))
+        targetRow = .allocate(capacity: elements(target.width))
     }
 
     deinit {
@@ -116,6 +138,8 @@ package final class StreamingResampler {
         switch order {
         case .verticalFirst:
             slot.copyMemory(from: source, byteCount: rowBytes)
+        case .horizontalFirst where fixedPoint != nil:
+            filterSourceRowInFixedPoint(source.assumingMemoryBound(to: UInt8.self), into: slot)
         case .horizontalFirst:
             // Loaded as floats by the vertical kernel with one tap of weight 1 (exact), then filtered into the ring.
             var rowStart: UnsafePointer<UInt8>? = source.assumingMemoryBound(to: UInt8.self)
@@ -145,11 +169,21 @@ package final class StreamingResampler {
     /// horizontal pass, or the vertical pass over filtered rows), and stores it as RGBA8.
     private func writeOutputRow(_ y: Int, into output: UnsafeMutableBufferPointer<UInt8>) {
         let taps = vertical.taps(for: y)
-        guard let ringBase = ring.baseAddress, let outputBase = output.baseAddress, let tapBase = tapRows.baseAddress else { return }
+        guard let ringBase = ring.baseAddress, let outputBase = output.baseAddress else { return }
         for offset in 0..<taps.weights.count {
             tapRows[offset] = UnsafeRawPointer(ringBase + ((taps.first + offset) % ringRowCount) * ringRowBytes)
         }
-        taps.weights.withUnsafeBufferPointer { weights in
+        if let fixedPoint {
+            writeOutputRowInFixedPoint(fixedPoint, weights: taps.weights.indices, into: outputBase + y * targetSize.width * 4)
+        } else {
+            writeOutputRowInFloat(weights: taps.weights, into: outputBase + y * targetSize.width * 4)
+        }
+    }
+
+    /// The float passes for one output row whose ring rows are in ``tapRows``.
+    private func writeOutputRowInFloat(weights: ArraySlice<Float>, into output: UnsafeMutablePointer<UInt8>) {
+        guard let tapBase = tapRows.baseAddress else { return }
+        weights.withUnsafeBufferPointer { weights in
             switch order {
             case .verticalFirst:
                 tapBase.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: weights.count) { rows in
@@ -167,7 +201,49 @@ package final class StreamingResampler {
             }
         }
         targetRow.withMemoryRebound(to: Float.self) { pixels in
-            wik_store_rgba8(pixels.baseAddress, targetSize.width, premultiply ? 1 : 0, outputBase + y * targetSize.width * 4)
+            wik_store_rgba8(pixels.baseAddress, targetSize.width, premultiply ? 1 : 0, output)
+        }
+    }
+
+    /// The fixed-point passes for one output row whose ring rows are in ``tapRows``; `weights` are the
+    /// indices of its vertical taps (the same in the `Float` and the integer weights).
+    private func writeOutputRowInFixedPoint(_ plan: FixedPointPlan, weights: Range<Int>, into output: UnsafeMutablePointer<UInt8>) {
+        guard let tapBase = tapRows.baseAddress else { return }
+        plan.vertical.weights[weights].withUnsafeBufferPointer { integers in
+            targetRow.withMemoryRebound(to: Int16.self) { target in
+                switch order {
+                case .verticalFirst:
+                    sourceRow.withMemoryRebound(to: Int16.self) { middle in
+                        tapBase.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: integers.count) { rows in
+                            wik_fixed_columns_u8(rows, integers.baseAddress, integers.count, sourceSize.width,
+                                                 Int32(plan.verticalShift), middle.baseAddress)
+                        }
+                        horizontal.apply(plan.horizontal, shift: plan.horizontalShift, to: UnsafeBufferPointer(middle),
+                                         into: UnsafeMutableBufferPointer(rebasing: target[0..<(targetSize.width * 4)]))
+                    }
+                case .horizontalFirst:
+                    tapBase.withMemoryRebound(to: UnsafePointer<Int16>?.self, capacity: integers.count) { rows in
+                        wik_fixed_columns_i16(rows, integers.baseAddress, integers.count, targetSize.width * 4,
+                                              Int32(plan.verticalShift), target.baseAddress)
+                    }
+                }
+                wik_fixed_store_rgba8(target.baseAddress, targetSize.width, Int32(FixedPointPlan.fractionBits), output)
+            }
+        }
+    }
+
+    /// The horizontal pass first, in fixed point: source row `bytes` widened to 16-bit values (one tap of
+    /// weight 1, no shift), filtered to the target width into the ring's `slot`.
+    private func filterSourceRowInFixedPoint(_ bytes: UnsafePointer<UInt8>, into slot: UnsafeMutableRawPointer) {
+        guard let plan = fixedPoint else { return }
+        var rowStart: UnsafePointer<UInt8>? = bytes
+        var one: Int16 = 1
+        sourceRow.withMemoryRebound(to: Int16.self) { widened in
+            wik_fixed_columns_u8(&rowStart, &one, 1, sourceSize.width, 0, widened.baseAddress)
+            let count = targetSize.width * 4
+            horizontal.apply(plan.horizontal, shift: plan.horizontalShift,
+                             to: UnsafeBufferPointer(rebasing: widened[0..<(sourceSize.width * 4)]),
+                             into: UnsafeMutableBufferPointer(start: slot.bindMemory(to: Int16.self, capacity: count), count: count))
         }
     }
 }
