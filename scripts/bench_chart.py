@@ -50,7 +50,8 @@ def ratios(text):
                 row = dict(zip(header, cells))
                 if not row.get("server", "").startswith("webimage") or number == 0:
                     continue
-                yield "Server", f"{cells[0]}, {row.get('connections', '?')} connections", "thumbor", round(1 / number, 2)
+                urls = ", thumbor's URLs" if "thumbor" in row["server"] else ""
+                yield "Server", f"{cells[0]}, {row.get('connections', '?')} connections{urls}", "thumbor", round(1 / number, 2)
                 continue
             reference = name[1:].strip() if name.startswith("÷") else ("curl" if section == "Downloader" else cells[0])
             case = cells[0] if not lowered == "webimage ÷ it" else "cold load"
