@@ -2,8 +2,8 @@
 # Where one server request's CPU goes (issue 33, item 2): `webimage serve` under `perf record`, asked by wrk
 # (4 connections) to fit JPEG sources (2048×1365, nginx origin on 127.0.0.1) into 512 px, every request a source
 # not asked before (so each one fetches, caches, decodes, resamples and encodes). Prints the share of the server's
-# samples by stage (decode, resample, encode, colour/store, HTTP and NIO, cache I/O, allocation, kernel, other) and
-# the top symbols, as the table benchmarks/RESULTS.md keeps.
+# samples by object (libjpeg-turbo, the kernel, webimage, the Swift runtime…) and the largest symbols outside
+# libjpeg-turbo, as the table benchmarks/RESULTS.md keeps.
 # Usage: scripts/profile-serve.sh [SECONDS]   (default 15)
 #        WEBIMAGE=path scripts/profile-serve.sh   profiles that binary instead of building one (a release build).
 set -euo pipefail
@@ -50,8 +50,8 @@ wrk -t 2 -c 4 -d "${seconds}s" --timeout 30s -s "$scratch/distinct.lua" "http://
 wait "$recorder" || true
 requests=$(awk '/Requests\/sec/ {print $2}' "$scratch/wrk.txt")
 perf report -i "$scratch/perf.data" --no-children --sort dso --stdio 2>/dev/null | grep -E '^ +[0-9.]+%' > "$scratch/dso.txt" || true
-perf report -i "$scratch/perf.data" --children --sort symbol --stdio -g none 2>/dev/null | grep -E '^ +[0-9.]+%' > "$scratch/children.txt" || true
-python3 - "$scratch/dso.txt" "$scratch/children.txt" "$requests" "$seconds" <<'PY'
+perf report -i "$scratch/perf.data" --no-children --sort dso,symbol --stdio 2>/dev/null | grep -E '^ +[0-9.]+%' > "$scratch/symbols.txt" || true
+python3 - "$scratch/dso.txt" "$scratch/symbols.txt" "$requests" "$seconds" <<'PY'
 import re, sys
 print(f"{sys.argv[3]} req/s over {sys.argv[4]} s, 4 connections, every request a new source.")
 print()
@@ -63,26 +63,20 @@ for line in open(sys.argv[1]):
     match = re.match(r"\s+([0-9.]+)%\s+(.*)", line)
     if match and float(match.group(1)) >= 0.5:
         print(f"| {float(match.group(1)):.1f} % | {match.group(2).strip()} |")
-# Inclusive shares of the stages' entry points (frame-pointer call chains; a stage's share includes what it calls).
-stages = [
-    ("JPEG decode", r"^jpeg_read_scanlines$|^jpeg_start_decompress$"),
-    ("resample", r"^wik_filter_|^wik_combine_rows|^wik_store_rgba8"),
-    ("JPEG encode", r"^jpeg_write_scanlines$|^jpeg_finish_compress$"),
-    ("source download", r"ResponseStreamHandler|ImageDownloader.*receive"),
-    ("disk cache write", r"DiskStorage.*store|writeToDisk"),
-    ("HTTP server (NIO, Hummingbird)", r"^\$s\d*Hummingbird|HTTPServer"),
-]
-children = {}
+# libjpeg-turbo is stripped and built without frame pointers: its share is decode and encode together. The
+# other objects by symbol (self samples), the largest first.
+print()
+print("Largest symbols outside libjpeg-turbo (self samples):")
+print()
+print("| share | object | symbol |")
+print("|---|---|---|")
+shown = 0
 for line in open(sys.argv[2]):
-    match = re.match(r"\s+([0-9.]+)%\s+([0-9.]+)%\s+\[.\]\s+(.*)", line)
-    if match:
-        children.setdefault(match.group(3).strip(), float(match.group(1)))
-print()
-print("Inclusive share of each stage's entry points (the largest one counted):")
-print()
-print("| stage | share |")
-print("|---|---|")
-for name, pattern in stages:
-    shares = [share for symbol, share in children.items() if re.search(pattern, symbol)]
-    print(f"| {name} | {max(shares, default=0.0):.1f} % |")
+    match = re.match(r"\s+([0-9.]+)%\s+(\S+)\s+\[.\]\s+(.*)", line)
+    if not match or "libjpeg" in match.group(2):
+        continue
+    print(f"| {float(match.group(1)):.1f} % | {match.group(2)} | `{match.group(3).strip()[:80]}` |")
+    shown += 1
+    if shown == 15:
+        break
 PY

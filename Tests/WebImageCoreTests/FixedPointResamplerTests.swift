@@ -227,4 +227,15 @@ import Testing
         #expect(Array(bytes[0..<wanted.count]) == wanted)
         #expect(bytes[wanted.count...].allSatisfy { $0 == 0xAB }, "nothing is written past the last pixel")
     }
+
+    @Test func theVectorStoreGivesThePlainStoresBytes() {
+        var generator = SystemRandomNumberGenerator()
+        for count in [0, 1, 3, 4, 5, 63, 257] {
+            let pixels = (0..<count * 4).map { _ in Int16.random(in: .min ... .max, using: &generator) }
+            var vector = [UInt8](repeating: 0, count: count * 4), plain = vector
+            wik_fixed_store_rgba8(pixels, count, Int32(FixedPointPlan.fractionBits), &vector)
+            wik_fixed_store_rgba8_plain(pixels, count, Int32(FixedPointPlan.fractionBits), &plain)
+            #expect(vector == plain, "\(count) pixels")
+        }
+    }
 }

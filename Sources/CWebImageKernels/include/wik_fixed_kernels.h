@@ -32,6 +32,8 @@ void wik_fixed_row(const int16_t *row, const intptr_t *firsts, const intptr_t *c
 /// Writes `count` int16 RGBA pixels with `fraction_bits` fraction bits as RGBA8: colour channels rounded to
 /// the nearest integer (halves up) and clamped to 0…255, alpha 255 (the source was opaque).
 void wik_fixed_store_rgba8(const int16_t *pixels, size_t count, int fraction_bits, uint8_t *output);
+/// The same, one channel at a time in plain C (what the vector loop must equal). For tests.
+void wik_fixed_store_rgba8_plain(const int16_t *pixels, size_t count, int fraction_bits, uint8_t *output);
 
 /// The passes in plain C, which the functions above run on CPUs without AVX2. For tests, which compare
 /// the two paths byte for byte.
