@@ -44,16 +44,21 @@ function request()
     return wrk.format("GET", path)
 end
 LUA
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
+ticks_before=$(cpu_ticks)
 perf record -F 499 -g -p "$server" -o "$scratch/perf.data" -- sleep "$seconds" > /dev/null 2>&1 &
 recorder=$!
 wrk -t 2 -c 4 -d "${seconds}s" --timeout 30s -s "$scratch/distinct.lua" "http://127.0.0.1:$port" > "$scratch/wrk.txt" 2>&1 || true
 wait "$recorder" || true
 requests=$(awk '/Requests\/sec/ {print $2}' "$scratch/wrk.txt")
+# The server's own CPU per request (user + system, from /proc), apart from wrk's and nginx's on the same cores.
+cpu_per_request=$(python3 -c "import os, sys; print(round((int(sys.argv[2]) - int(sys.argv[1])) / os.sysconf('SC_CLK_TCK') * 1000 / (float(sys.argv[3]) * float(sys.argv[4])), 2))" \
+    "$ticks_before" "$(cpu_ticks)" "$requests" "$seconds")
 perf report -i "$scratch/perf.data" --no-children --sort dso --stdio 2>/dev/null | grep -E '^ +[0-9.]+%' > "$scratch/dso.txt" || true
 perf report -i "$scratch/perf.data" --no-children --sort dso,symbol --stdio 2>/dev/null | grep -E '^ +[0-9.]+%' > "$scratch/symbols.txt" || true
-python3 - "$scratch/dso.txt" "$scratch/symbols.txt" "$requests" "$seconds" <<'PY'
+python3 - "$scratch/dso.txt" "$scratch/symbols.txt" "$requests" "$seconds" "$cpu_per_request" <<'PY'
 import re, sys
-print(f"{sys.argv[3]} req/s over {sys.argv[4]} s, 4 connections, every request a new source.")
+print(f"{sys.argv[3]} req/s over {sys.argv[4]} s, 4 connections, every request a new source; the server's CPU: {sys.argv[5]} ms a request.")
 print()
 print("Self samples by object:")
 print()
