@@ -238,4 +238,26 @@ import Testing
             #expect(vector == plain, "\(count) pixels")
         }
     }
+
+    @Test(arguments: [ResamplingFilter.lanczos3, .mitchell, .box])
+    func aWidthThatDoesNotChangeSkipsItsPassWithTheSameBytes(filter: ResamplingFilter) {
+        for (source, target) in [(PixelSize(width: 100, height: 60), PixelSize(width: 100, height: 59)),
+                                 (PixelSize(width: 37, height: 20), PixelSize(width: 37, height: 45)),
+                                 (PixelSize(width: 1, height: 9), PixelSize(width: 1, height: 4))] {
+            // Mitchell's filter blurs even at scale 1 (its weight at ±1 is 1/18): its pass runs, but for one column.
+            let copies = filter != .mitchell || source.width == 1
+            #expect(StreamingResampler(from: source, to: target, hasAlpha: false, filter: filter).skipsHorizontalPass == copies,
+                    "\(source) → \(target)")
+            let image = Self.noise(width: source.width, height: source.height, seed: 5)
+            guard let reference = Self.integerReference(image, to: target, filter: filter) else {
+                Issue.record("\(source) → \(target): no fixed-point plan")
+                continue
+            }
+            #expect(Resampler.resize(image, to: target, filter: filter) == reference, "\(source) → \(target), \(filter)")
+        }
+        let resized = PixelSize(width: 99, height: 59), source = PixelSize(width: 100, height: 60)
+        #expect(!StreamingResampler(from: source, to: resized, hasAlpha: false, filter: filter).skipsHorizontalPass)
+        #expect(!StreamingResampler(from: source, to: PixelSize(width: 100, height: 59), hasAlpha: true, filter: filter).skipsHorizontalPass,
+                "images with alpha run in float, every pass")
+    }
 }

@@ -147,6 +147,20 @@ struct WeightTable: Sendable {
         }
     }
 
+    /// Whether a fixed-point pass with `taps` (this table's) and `shift` returns its input unchanged: the table maps
+    /// a length to itself and each output's only non-zero weight is `2^shift` at its own index (the other weights
+    /// of a same-length table round to 0).
+    func copiesUnchanged(_ taps: FixedPointTaps, shift: Int) -> Bool {
+        guard sourceLength == firsts.count, taps.weights.count == weights.count, shift == taps.precision else { return false }
+        let one = 1 << shift
+        return firsts.indices.allSatisfy { index in
+            (0..<counts[index]).allSatisfy { tap in
+                let weight = Int(taps.weights[offsets[index] + tap])
+                return firsts[index] + tap == index ? weight == one : weight == 0
+            }
+        }
+    }
+
     /// One horizontal pass in fixed point (`wik_fixed_row`) over a row of 16-bit RGBA values with `taps`
     /// (this table's ``fixedForBytes`` or ``fixedForWords``), each sum shifted right by `shift`.
     func apply(_ taps: FixedPointTaps, shift: Int, to row: UnsafeBufferPointer<Int16>, into output: UnsafeMutableBufferPointer<Int16>) {

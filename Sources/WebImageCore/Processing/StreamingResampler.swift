@@ -47,6 +47,10 @@ package final class StreamingResampler {
     package var arithmetic: Arithmetic { fixedPoint == nil ? .float : .fixedPoint }
     /// The integer taps and shifts, when the passes run in fixed point.
     private let fixedPoint: FixedPointPlan?
+    /// Whether the horizontal pass is skipped: the width does not change and, in fixed point with the vertical pass
+    /// first, the integer taps copy each value unchanged (one weight of `2^shift` at its own index), so the
+    /// vertical pass's row is already the output row (a 2/8 JPEG decode of 1365 rows resampled to 341, say).
+    package let skipsHorizontalPass: Bool
     /// Whether pixels are premultiplied while filtering (the source has alpha).
     private let premultiply: Bool
     private let horizontal: WeightTable
@@ -102,6 +106,8 @@ package final class StreamingResampler {
         let plan = hasAlpha || !allowingFixedPoint ? nil
             : FixedPointPlan(vertical: vertical, horizontal: horizontal, verticalFirst: order == .verticalFirst)
         fixedPoint = plan
+        let horizontalTable = horizontal
+        skipsHorizontalPass = order == .verticalFirst && plan.map { horizontalTable.copiesUnchanged($0.horizontal, shift: $0.horizontalShift) } ?? false
         // A fixed-point row is 8 bytes a pixel: a SIMD4<Float> element holds two.
         func elements(_ width: Int) -> Int { plan == nil ? width : (width + 1) / 2 }
         ringRowBytes = order == .verticalFirst ? source.width * 4 : elements(target.width) * pixel
@@ -215,9 +221,11 @@ package final class StreamingResampler {
                 case .verticalFirst:
                     sourceRow.withMemoryRebound(to: Int16.self) { middle in
                         tapBase.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: integers.count) { rows in
+                            // Straight into the target row when it is the output row already.
                             wik_fixed_columns_u8(rows, integers.baseAddress, integers.count, sourceSize.width,
-                                                 Int32(plan.verticalShift), middle.baseAddress)
+                                                 Int32(plan.verticalShift), skipsHorizontalPass ? target.baseAddress : middle.baseAddress)
                         }
+                        guard !skipsHorizontalPass else { return }
                         horizontal.apply(plan.horizontal, shift: plan.horizontalShift, to: UnsafeBufferPointer(middle),
                                          into: UnsafeMutableBufferPointer(rebasing: target[0..<(targetSize.width * 4)]))
                     }
