@@ -51,6 +51,7 @@ recorder=$!
 wrk -t 2 -c 4 -d "${seconds}s" --timeout 30s -s "$scratch/distinct.lua" "http://127.0.0.1:$port" > "$scratch/wrk.txt" 2>&1 || true
 wait "$recorder" || true
 requests=$(awk '/Requests\/sec/ {print $2}' "$scratch/wrk.txt")
+if grep -q "Non-2xx" "$scratch/wrk.txt"; then echo "profile-serve: some answers were not 2xx:" >&2; cat "$scratch/wrk.txt" >&2; fi
 # The server's own CPU per request (user + system, from /proc), apart from wrk's and nginx's on the same cores.
 cpu_per_request=$(python3 -c "import os, sys; print(round((int(sys.argv[2]) - int(sys.argv[1])) / os.sysconf('SC_CLK_TCK') * 1000 / (float(sys.argv[3]) * float(sys.argv[4])), 2))" \
     "$ticks_before" "$(cpu_ticks)" "$requests" "$seconds")
