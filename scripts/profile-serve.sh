@@ -26,6 +26,7 @@ fi
 bench_prepare
 "$bin" samples "$scratch/src" --size 2048x1365 --only photo.jpg >/dev/null
 for ((i = 0; i < names; i++)); do ln "$scratch/src/photo.jpg" "$scratch/www/photo-$(printf %05d "$i").jpg"; done
+for ((i = 0; i < 16; i++)); do ln "$scratch/src/photo.jpg" "$scratch/www/warm-$i.jpg"; done
 local_server_start
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -44,6 +45,14 @@ function request()
     return wrk.format("GET", path)
 end
 LUA
+# perf follows the threads there are when it attaches: warm up first so that the decoding threads exist (names
+# above those wrk asks for, so that every profiled request is still a new source).
+warmers=()
+for ((i = 0; i < 16; i++)); do
+    curl -s -o /dev/null "http://127.0.0.1:$port/unsafe/rs:fit:512:0/plain/$base/warm-$i.jpg@jpg" &
+    warmers+=($!)
+done
+wait "${warmers[@]}"
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
 ticks_before=$(cpu_ticks)
 perf record -F 499 -g -p "$server" -o "$scratch/perf.data" -- sleep "$seconds" > /dev/null 2>&1 &
@@ -55,6 +64,7 @@ if grep -q "Non-2xx" "$scratch/wrk.txt"; then echo "profile-serve: some answers 
 # The server's own CPU per request (user + system, from /proc), apart from wrk's and nginx's on the same cores.
 cpu_per_request=$(python3 -c "import os, sys; print(round((int(sys.argv[2]) - int(sys.argv[1])) / os.sysconf('SC_CLK_TCK') * 1000 / (float(sys.argv[3]) * float(sys.argv[4])), 2))" \
     "$ticks_before" "$(cpu_ticks)" "$requests" "$seconds")
+[[ -n ${PROFILE_THREADS:-} ]] && perf report -i "$scratch/perf.data" --no-children --sort comm --stdio 2>/dev/null | grep -E '^ +[0-9.]+%' >&2
 perf report -i "$scratch/perf.data" --no-children --sort dso --stdio 2>/dev/null | grep -E '^ +[0-9.]+%' > "$scratch/dso.txt" || true
 perf report -i "$scratch/perf.data" --no-children --sort dso,symbol --stdio 2>/dev/null | grep -E '^ +[0-9.]+%' > "$scratch/symbols.txt" || true
 python3 - "$scratch/dso.txt" "$scratch/symbols.txt" "$requests" "$seconds" "$cpu_per_request" <<'PY'
