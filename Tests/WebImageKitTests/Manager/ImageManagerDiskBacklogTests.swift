@@ -7,10 +7,13 @@ import WebImageTestSupport
 /// The disk writes a load leaves behind: counted while queued, and bounded, so that downloads faster than the
 /// disk never hold more than ``ImageManager/maximumDiskBacklogBytes`` in memory.
 @Suite struct ImageManagerDiskBacklogTests {
-    /// Holds `cache`'s I/O queue (disk lookups too, so the loads below skip them: `fromLoaderOnly`) until the returned semaphore is signalled (or 30 s pass, so a failing test ends).
+    /// Holds `cache`'s I/O queue (disk lookups too, so the loads below skip them: `fromLoaderOnly`) until the
+    /// returned semaphore is signalled, which every test does on the way out, pass or fail. (The hold's own
+    /// timeout, 10 minutes, is only a backstop: under the thread sanitizer a busy suite can keep a test's task
+    /// from running for more than 30 s, and a hold that ended by itself would let the queued writes finish early.)
     func holdQueue(of cache: ImageCache) -> DispatchSemaphore {
         let release = DispatchSemaphore(value: 0)
-        cache.diskCache.enqueue { _ in _ = release.wait(timeout: .now() + 30) }
+        cache.diskCache.enqueue { _ in _ = release.wait(timeout: .now() + 600) }
         return release
     }
 
@@ -25,9 +28,12 @@ import WebImageTestSupport
         let fixture = try ManagerFixture()
         defer { fixture.remove() }
         let release = holdQueue(of: fixture.cache)
+        var released = false
+        defer { if !released { release.signal() } }
         fixture.cache.store(nil, data: Data(count: 1000), forKey: "a", cacheType: .disk) { _ in }
         #expect(fixture.cache.diskBacklogBytes == 1000)
         release.signal()
+        released = true
         #expect(await store(Data(count: 10), forKey: "b", in: fixture.cache) == nil)
         #expect(fixture.cache.diskBacklogBytes == 0)
     }
@@ -38,6 +44,8 @@ import WebImageTestSupport
         let url = MockLoader.url("photo.png")
         fixture.loader.serve(url, width: 8, height: 6)
         let release = holdQueue(of: fixture.cache)
+        var released = false
+        defer { if !released { release.signal() } }
         fixture.cache.store(nil, data: Data(count: ImageManager.maximumDiskBacklogBytes + 1), forKey: "large", cacheType: .disk) { _ in }
 
         let large = ImageManager.maximumDiskBacklogBytes + 1
@@ -45,6 +53,7 @@ import WebImageTestSupport
         // The load has queued its write (behind or waited for) when the backlog grows past the large store.
         try await eventually { fixture.cache.diskBacklogBytes > large }
         release.signal()
+        released = true
         _ = try await load.value
         // Waited for: on disk the moment the load returns (a write behind would still be queued after the large one).
         #expect(fixture.cache.diskCache.storage.contains(fixture.manager.cacheKey(for: url)))
