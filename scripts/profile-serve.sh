@@ -13,17 +13,8 @@ names=4000
 
 source scripts/lib/local-server.sh
 scripts/install-deps.sh wrk linux-perf >&2
-if [[ -n ${WEBIMAGE:-} ]]; then
-    bench_prepare() {
-        scripts/install-deps.sh nginx curl >&2
-        bin="$WEBIMAGE"
-        scratch="$(mktemp -d)"
-        chmod 755 "$scratch"
-        mkdir -p "$scratch/www"
-        trap 'kill "${server:-0}" 2>/dev/null || true; local_server_stop; rm -rf "$scratch"' EXIT
-    }
-fi
 bench_prepare
+trap 'kill "${server:-0}" 2>/dev/null || true; local_server_stop; rm -rf "$scratch"' EXIT
 "$bin" samples "$scratch/src" --size 2048x1365 --only photo.jpg >/dev/null
 for ((i = 0; i < names; i++)); do ln "$scratch/src/photo.jpg" "$scratch/www/photo-$(printf %05d "$i").jpg"; done
 for ((i = 0; i < 16; i++)); do ln "$scratch/src/photo.jpg" "$scratch/www/warm-$i.jpg"; done

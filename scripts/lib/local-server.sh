@@ -1,14 +1,19 @@
 # Sourced by the benchmark scripts that need an HTTP origin.
-#   bench_prepare PACKAGES...  installs the packages (and nginx, curl), builds webimage in release, and sets
-#                              $bin and $scratch (a temporary folder removed, with nginx stopped, on exit);
+#   bench_prepare PACKAGES...  installs the packages (and nginx, curl), builds webimage in release (or takes the
+#                              release binary WEBIMAGE names), and sets $bin and $scratch (a temporary folder
+#                              removed, with nginx stopped, on exit);
 #   local_server_start         serves "$scratch/www" with nginx on a free 127.0.0.1 port and sets $base
 #                              to its URL and $access_log to its log.
 
 bench_prepare() {
     scripts/install-deps.sh nginx curl "$@" >&2
     # A plain release build of its own (no -enable-testing, unlike `make test`'s), so the figures are those users get.
-    swift build -c release --scratch-path .build-bench --product webimage >&2
-    bin="$(swift build -c release --scratch-path .build-bench --show-bin-path)/webimage"
+    if [[ -n ${WEBIMAGE:-} ]]; then
+        bin="$WEBIMAGE"
+    else
+        swift build -c release --scratch-path .build-bench --product webimage >&2
+        bin="$(swift build -c release --scratch-path .build-bench --show-bin-path)/webimage"
+    fi
     scratch="$(mktemp -d)"
     chmod 755 "$scratch"
     mkdir -p "$scratch/www"
