@@ -4,9 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# A plain release build of its own (no -enable-testing), so the figures are those users get.
-swift build -c release --scratch-path .build-bench --product webimage >&2
-binary="$(swift build -c release --scratch-path .build-bench --show-bin-path)/webimage"
+source scripts/lib/webimage-binary.sh
+binary=$bin
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 

@@ -2,9 +2,7 @@
 # generates the inputs into benchmarks/work/ (kept between runs; delete the folder to regenerate).
 scripts/install-deps.sh libvips-tools python3-pil hyperfine imagemagick time >&2
 scripts/install-deps.sh libheif-examples libjxl-tools librsvg2-bin >&2
-# A plain release build of its own (no -enable-testing), so the figures are those users get.
-swift build -c release --scratch-path .build-bench --product webimage >&2
-bin="$(swift build -c release --scratch-path .build-bench --show-bin-path)/webimage"
+source scripts/lib/webimage-binary.sh
 work=benchmarks/work
 py=/usr/bin/python3
 mkdir -p "$work"

@@ -22,13 +22,7 @@ seconds="${1:-20}"
 names=400
 
 scripts/install-deps.sh nginx wrk curl libnginx-mod-http-image-filter >&2
-# WEBIMAGE=path benchmarks that binary instead of building one (it should be a release build).
-if [[ -n ${WEBIMAGE:-} ]]; then
-    bin="$WEBIMAGE"
-else
-    nice -n 19 swift build -c release --product webimage >&2
-    bin="$(swift build -c release --show-bin-path)/webimage"
-fi
+source scripts/lib/webimage-binary.sh   # WEBIMAGE=path benchmarks that binary instead of building one
 venv=benchmarks/work/thumbor-venv
 if [[ ! -x $venv/bin/thumbor ]]; then
     python3 -m venv "$venv"

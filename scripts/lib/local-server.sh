@@ -1,19 +1,12 @@
 # Sourced by the benchmark scripts that need an HTTP origin.
-#   bench_prepare PACKAGES...  installs the packages (and nginx, curl), builds webimage in release (or takes the
-#                              release binary WEBIMAGE names), and sets $bin and $scratch (a temporary folder
-#                              removed, with nginx stopped, on exit);
+#   bench_prepare PACKAGES...  installs the packages (and nginx, curl), sets $bin (scripts/lib/webimage-binary.sh)
+#                              and $scratch (a temporary folder removed, with nginx stopped, on exit);
 #   local_server_start         serves "$scratch/www" with nginx on a free 127.0.0.1 port and sets $base
 #                              to its URL and $access_log to its log.
 
 bench_prepare() {
     scripts/install-deps.sh nginx curl "$@" >&2
-    # A plain release build of its own (no -enable-testing, unlike `make test`'s), so the figures are those users get.
-    if [[ -n ${WEBIMAGE:-} ]]; then
-        bin="$WEBIMAGE"
-    else
-        swift build -c release --scratch-path .build-bench --product webimage >&2
-        bin="$(swift build -c release --scratch-path .build-bench --show-bin-path)/webimage"
-    fi
+    source scripts/lib/webimage-binary.sh
     scratch="$(mktemp -d)"
     chmod 755 "$scratch"
     mkdir -p "$scratch/www"
