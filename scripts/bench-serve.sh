@@ -13,7 +13,9 @@
 #                    no result storage; unsafe URLs
 #   nginx            image_filter (libgd) reading the files itself, one worker per core; its output format
 #                    is its input's, so its PNG and WebP cells read PNG and WebP originals
-# Usage: scripts/bench-serve.sh [SECONDS_PER_CELL]   (default 20; about 10 minutes in all)
+# Then (issue 33) webimage asked for a new source on every request, beside libjpeg-turbo's ceiling for that work
+# (djpeg + cjpeg, scripts/lib/jpeg_ceiling.py) and libvips doing it in process (benchmarks/serve/vips_serve_work.c).
+# Usage: scripts/bench-serve.sh [SECONDS_PER_CELL]   (default 20; about 11 minutes in all)
 #        BENCH_SERVERS="webimage thumbor" BENCH_FORMATS="jpg" scripts/bench-serve.sh 5   (a quick check; the
 #        RESULTS.md section is then written from that subset)
 set -euo pipefail
@@ -247,6 +249,43 @@ except Exception as error:
         done
     done
 done
+# Issue 33: every request a source not asked before (so each one is fetched, cached, decoded, resized and
+# encoded), JPEG, 4 connections, beside libjpeg-turbo's own ceiling for that work (scripts/lib/jpeg_ceiling.py)
+# and libvips doing it in process on two threads (benchmarks/serve/vips_serve_work.c). The server's own CPU per
+# request is read from /proc, apart from wrk's and nginx's on the same cores.
+if [[ " ${servers[*]} " == *" webimage "* && " ${formats[*]} " == *" jpg "* ]]; then
+    fresh_names=$((seconds * 400))
+    python3 -c 'import os, sys
+for i in range(int(sys.argv[2])): os.link(sys.argv[1] + "/src/photo.jpg", sys.argv[1] + "/www/fresh-%06d.jpg" % i)' "$scratch" "$fresh_names"
+    cat > "$scratch/fresh.lua" <<LUA
+local next_id = 0
+function setup(thread) thread:set("id", next_id); next_id = next_id + 1 end
+function init(args) k = id end
+function request()
+    local path = string.format("/unsafe/rs:fit:%d:0/plain/$origin/fresh-%06d.jpg@jpg", 500 + k % 21, k % $fresh_names)
+    k = k + 2
+    return wrk.format("GET", path)
+end
+LUA
+    port=$(free_port)
+    start_webimage jpg
+    wait_http "http://127.0.0.1:$port/health"
+    warmers=()
+    for ((i = 1; i <= 16; i++)); do curl -s -o /dev/null "http://127.0.0.1:$port$(printf "$pattern" 512 "$i")" & warmers+=($!); done
+    wait "${warmers[@]}"
+    ticks_before=$(awk '{print $14 + $15}' "/proc/${server_pids[0]}/stat")
+    echo "bench-serve: webimage, a new source every request" >&2
+    wrk -t 2 -c 4 -d "${seconds}s" --timeout 60s --latency -s "$scratch/fresh.lua" "http://127.0.0.1:$port" > "$scratch/results/fresh.wrk" 2>&1 || true
+    ticks_after=$(awk '{print $14 + $15}' "/proc/${server_pids[0]}/stat")
+    echo "$ticks_before $ticks_after $(getconf CLK_TCK)" > "$scratch/results/fresh.ticks"
+    stop_server
+    scripts/install-deps.sh libjpeg-turbo-progs libvips-tools libvips-dev pkg-config >&2
+    echo "bench-serve: libjpeg-turbo's ceiling (djpeg + cjpeg)" >&2
+    python3 scripts/lib/jpeg_ceiling.py "$scratch/src/photo.jpg" 10 "$scratch/results/ceiling.json"
+    gcc -O2 -o "$scratch/vips_serve_work" benchmarks/serve/vips_serve_work.c $(pkg-config --cflags --libs vips) -lpthread
+    echo "bench-serve: libvips in process, two threads" >&2
+    "$scratch/vips_serve_work" "$scratch/src/photo.jpg" "$seconds" "$(nproc)" > "$scratch/results/vips.tsv"
+fi
 rm -rf benchmarks/work/serve-results && cp -r "$scratch/results" benchmarks/work/serve-results
 
 python3 - "$scratch/results" "$seconds" "$names" "$source_bytes" "$thumbor_version" benchmarks/RESULTS.md <<'PY'
@@ -338,5 +377,38 @@ for n in (4, 64):
 lines += ["", "JPEG → fit 512, issue 14's goal: " + "; ".join(goal) + "."]
 checks = [f"{s} {l} {n}: {c['check'][0]} / {c['check'][1] if len(c['check']) > 1 else ''}" for l, n, s, c in table if n == 4]
 lines += ["", "First response of each 4-connection cell (status, type, bytes / decoded format and size): " + "; ".join(checks) + "."]
+if os.path.exists(f"{results}/fresh.wrk") and os.path.exists(f"{results}/ceiling.json"):
+    text = open(f"{results}/fresh.wrk").read()
+    m = re.search(r"Requests/sec:\s+([\d.]+)", text)
+    rps = float(m.group(1)) if m else 0.0
+    m = re.search(r"(\d+) requests in", text)
+    count = int(m.group(1)) if m else 0
+    before, after, hz = (int(v) for v in open(f"{results}/fresh.ticks").read().split())
+    server_ms = (after - before) / hz * 1000 / count if count else 0.0
+    ceiling = json.load(open(f"{results}/ceiling.json"))
+    images, vips_seconds, vips_ms = open(f"{results}/vips.tsv").read().split()
+    vips_rps = int(images) / float(vips_seconds)
+    cores = os.cpu_count()
+    gross_rps, net_rps = cores * 1000 / ceiling["gross_ms"], cores * 1000 / ceiling["net_ms"]
+    lines += [
+        "",
+        "### Every request a new source, beside libjpeg-turbo's ceiling (issue 33)",
+        "",
+        f"`webimage serve`, JPEG, wrk -t 2 -c 4 for {seconds} s, W = 500–520 and a source not asked before on every request "
+        "(each one fetched from the origin, stored in the source cache, decoded, resized and encoded). libjpeg-turbo's ceiling: "
+        "`djpeg -scale S` (1/4 up to 512 px, 3/8 above) plus `cjpeg -quality 80` of the W-wide result, CPU from getrusage "
+        "averaged over the 21 widths, whole and net of the tools' own start (`scripts/lib/jpeg_ceiling.py`); as req/s, "
+        f"{cores} cores ÷ that CPU. libvips: `benchmarks/serve/vips_serve_work.c`, `vips_thumbnail_buffer` + `vips_jpegsave_buffer` "
+        f"(Q 80) of the source in memory, {cores} threads, vips concurrency 1, cache off, no HTTP. The server's CPU is its "
+        "own user + system time from /proc over the run; wrk and the origin share the cores.",
+        "",
+        "| | req/s | CPU ms a request | webimage's share |",
+        "| --- | ---: | ---: | ---: |",
+        f"| webimage serve, a new source every request | {rps:.1f} | {server_ms:.2f} | |",
+        f"| libjpeg-turbo ceiling (djpeg + cjpeg, whole processes) | {gross_rps:.1f} | {ceiling['gross_ms']:.2f} | {rps / gross_rps:.2f} of its req/s |",
+        f"| libjpeg-turbo ceiling, net of the tools' start | {net_rps:.1f} | {ceiling['net_ms']:.2f} | {rps / net_rps:.2f} of its req/s, "
+        f"{ceiling['net_ms'] / server_ms:.2f} of its CPU |",
+        f"| libvips in process ({cores} threads) | {vips_rps:.1f} | {float(vips_ms):.2f} | {rps / vips_rps:.2f}× its req/s |",
+    ]
 write_section(path, "serve", lines)
 PY
