@@ -12,3 +12,24 @@ int wik_set_mmap_threshold(int bytes) {
     return 0;
 #endif
 }
+
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Async-signal-safe: one write and _exit. */
+static void wik_bus_error_handler(int signal_number) {
+    (void)signal_number;
+    static const char message[] = "webimage: an input file was cut short by another program while it was being read\n";
+    ssize_t ignored = write(STDERR_FILENO, message, sizeof message - 1);
+    (void)ignored;
+    _exit(1);
+}
+
+int wik_exit_on_bus_error(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = wik_bus_error_handler;
+    sigemptyset(&action.sa_mask);
+    return sigaction(SIGBUS, &action, NULL) == 0;
+}

@@ -18,6 +18,7 @@ struct WebImageCommand: AsyncParsableCommand {
 
     static func main() async {
         returnLargeBlocksToTheSystem()
+        mapLargeInputFiles()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -63,6 +64,12 @@ struct WebImageCommand: AsyncParsableCommand {
 /// or `GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072` in the environment).
 private func returnLargeBlocksToTheSystem() {
     _ = wik_set_mmap_threshold(128 * 1024)
+}
+
+/// Maps large input files instead of reading them (``MappedInput``), once SIGBUS, raised when another program
+/// cuts a mapped file short, ends the tool with a message instead of a crash.
+private func mapLargeInputFiles() {
+    if wik_exit_on_bus_error() == 1 { MappedInput.enable() }
 }
 
 /// Writes a message to standard error.

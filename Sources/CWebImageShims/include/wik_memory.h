@@ -6,4 +6,9 @@
 /// freed). Returns 1 on success, 0 where it is not supported.
 int wik_set_mmap_threshold(int bytes);
 
+/// Makes SIGBUS (a memory-mapped file cut short by another program while it is read) end the process with
+/// a message on standard error and exit status 1 instead of a crash. For the command-line tool, which maps
+/// its input files. Returns 1 when the handler is installed.
+int wik_exit_on_bus_error(void);
+
 #endif

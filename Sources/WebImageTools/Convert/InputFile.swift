@@ -3,7 +3,8 @@ package import Foundation
 /// Reads the files the tool is given, with errors that say what is wrong with the path: missing, a folder,
 /// unreadable. `-` means standard input.
 package enum InputFile {
-    /// The bytes of the file at `path`, or of standard input for `-`.
+    /// The bytes of the file at `path` (mapped when it is large and ``MappedInput`` is on), or of standard
+    /// input for `-`.
     package static func read(_ path: String) throws(ToolError) -> Data {
         if path == "-" {
             let data = FileHandle.standardInput.readDataToEndOfFile()
@@ -11,6 +12,7 @@ package enum InputFile {
             return data
         }
         try checkIsFile(path)
+        if let mapped = MappedInput.map(path) { return mapped }
         do {
             let data = try Data(contentsOf: URL(fileURLWithPath: path))
             guard !data.isEmpty else { throw ToolError(path, "the file is empty") }
