@@ -51,4 +51,11 @@ startup="$work/startup.json"
 hyperfine -N --warmup 2 --runs "$runs" --export-json "$startup" \
     -n webimage "$bin decode --help" -n vips "vips --version" -n pillow "$py -c 'import PIL.Image'" >&2
 
-"$py" scripts/bench_report.py thumbnails "$startup" "${args[@]}"
+# Issue 33: the JPEG thumbnail beside libjpeg-turbo's own floor for it, a DCT-scaled 1/8 decode (djpeg).
+scripts/install-deps.sh libjpeg-turbo-progs >&2
+floor="$work/thumbnail-floor.json"
+hyperfine -N --warmup 3 --runs $((runs * 3)) --export-json "$floor" \
+    -n webimage "$bin convert $work/photo.jpg $out/w.jpg --force --thumbnail 256x256" \
+    -n djpeg "djpeg -scale 1/8 -outfile $out/d.ppm $work/photo.jpg" >&2
+
+THUMBNAIL_FLOOR="$floor" "$py" scripts/bench_report.py thumbnails "$startup" "${args[@]}"
