@@ -8,9 +8,18 @@ import WebImageTools
 /// The tool maps large input files instead of reading them (issue 33), and a mapped file cut short by another
 /// program ends the tool with a message, not a crash.
 @Suite struct MappedInputTests {
-    /// Whether this process has `path` mapped (a line of /proc/self/maps names it).
+    /// Whether this process has the file at `path` mapped: a line of /proc/self/maps names its inode and its
+    /// file name (the folder may be spelled differently there, through a symbolic link).
     static func isMapped(_ path: String) throws -> Bool {
-        try String(contentsOfFile: "/proc/self/maps", encoding: .utf8).split(separator: "\n").contains { $0.hasSuffix(path) }
+        var status = stat()
+        guard stat(path, &status) == 0 else { return false }
+        let name = "/" + URL(fileURLWithPath: path).lastPathComponent
+        // Read to the end: procfs files report a size of 0.
+        let maps = try #require(FileHandle(forReadingAtPath: "/proc/self/maps")).readToEnd() ?? Data()
+        return String(decoding: maps, as: UTF8.self).split(separator: "\n").contains { line in
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            return fields.count >= 6 && fields[4] == "\(status.st_ino)" && line.hasSuffix(name)
+        }
     }
 
     static func write(_ bytes: Int, in directory: TemporaryDirectory, name: String) throws -> String {

@@ -3,15 +3,24 @@ import NIOCore
 import NIOHTTP1
 
 /// Receives one HTTP/1.1 response on a connection of its own: completes `head` with the response head, then
-/// yields the body's chunks to `body` and finishes it at the end; closes the connection when the body ends, the
-/// reader stops reading, the read timeout passes or anything fails.
+/// yields the body to `body` and finishes it at the end; closes the connection when the body ends, the reader
+/// stops reading, the read timeout passes or anything fails.
+///
+/// The body is gathered here, on the connection's event loop, and yielded in pieces of up to
+/// ``coalescedBytes`` (the rest at the end) rather than one piece per socket read: a 370 KB source arrives in
+/// a dozen reads, and each piece yielded wakes the task reading the stream on another thread (issue 33).
 final class ResponseStreamHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPClientResponsePart
+
+    /// The bytes gathered before they are yielded: a bound on what this handler holds.
+    static let coalescedBytes = 512 * 1024
 
     private let head: EventLoopPromise<HTTPResponseHead>
     private let body: AsyncThrowingStream<Data, any Error>.Continuation
     private var headReceived = false
     private var finished = false
+    /// Body bytes received and not yet yielded.
+    private var pending = Data()
 
     init(head: EventLoopPromise<HTTPResponseHead>, body: AsyncThrowingStream<Data, any Error>.Continuation) {
         self.head = head
@@ -22,12 +31,23 @@ final class ResponseStreamHandler: ChannelInboundHandler {
         switch unwrapInboundIn(data) {
         case .head(let responseHead):
             headReceived = true
+            let length = responseHead.headers.first(name: "content-length").flatMap { Int($0) } ?? 0
+            pending.reserveCapacity(min(max(length, 0), Self.coalescedBytes))
             head.succeed(responseHead)
         case .body(let buffer):
-            body.yield(Data(buffer.readableBytesView))
+            pending.append(contentsOf: buffer.readableBytesView)
+            if pending.count >= Self.coalescedBytes { yieldPending() }
         case .end:
+            yieldPending()
             finish(context: context, error: nil)
         }
+    }
+
+    /// Yields the bytes gathered so far, if any.
+    private func yieldPending() {
+        guard !pending.isEmpty else { return }
+        body.yield(pending)
+        pending = Data()
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
