@@ -38,11 +38,18 @@ package enum PrefetchList {
         package var cancelled: Int
     }
 
+    /// URLs under way for each download slot: besides the downloads, URLs looking in the cache, waiting for
+    /// a slot, or waiting for their disk write (which the cache groups into one flush), so that neither the
+    /// lookups nor the flushes stall the downloads.
+    package static let urlsUnderWayPerDownload = 4
+
     /// Loads every URL's bytes into `manager`'s disk cache without decoding them (Nuke's `ImagePrefetcher`
-    /// with destination `.diskCache`): low priority, each waiting for its disk write, `concurrency` at a time;
-    /// `finished` hears the count done after each. Bytes that no coder of the manager recognises as an image
-    /// fail the URL and are removed from the cache. When the calling task is cancelled (Ctrl-C), the loads
-    /// under way are cancelled and no more start.
+    /// with destination `.diskCache`): low priority, each done once its disk write is; `finished` hears the
+    /// count done after each. Bytes that no coder of the manager recognises as an image fail the URL and are
+    /// removed from the cache. When the calling task is cancelled (Ctrl-C), the loads under way are cancelled
+    /// and no more start.
+    /// - Parameter concurrency: the downloads at a time, which the manager's downloader must be limited to
+    ///   (``urlsUnderWayPerDownload`` times as many URLs are under way).
     package static func load(
         _ urls: [URL], manager: ImageManager, concurrency: Int, finished: @escaping @Sendable (Int) -> Void = { _ in }
     ) async -> Outcome {
@@ -67,7 +74,8 @@ package enum PrefetchList {
                     }
                 }
             }
-            for _ in 0..<max(1, concurrency) { startNext() }
+            let (product, overflow) = max(1, concurrency).multipliedReportingOverflow(by: urlsUnderWayPerDownload)
+            for _ in 0..<min(urls.count, overflow ? Int.max : product) { startNext() }
             var results = [Result](repeating: .cancelled, count: urls.count)
             var done = 0
             for await (index, result) in group {

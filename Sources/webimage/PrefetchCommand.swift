@@ -31,7 +31,7 @@ struct PrefetchCommand: AsyncParsableCommand {
 
     @OptionGroup var cache: CacheRootOptions
 
-    @Option(help: "Loads at once (the prefetcher's default is 3).")
+    @Option(help: "Downloads at once (the prefetcher's default is 3); up to four times as many URLs are under way.")
     var concurrency = 3
 
     @Flag(help: "Print one JSON object instead of text.")
