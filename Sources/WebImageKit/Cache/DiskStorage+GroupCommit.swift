@@ -196,6 +196,6 @@ extension DiskStorage {
 private enum FileSystemSync {
     typealias Function = @convention(c) (Int32) -> Int32
 
-    /// Looked up once; a C function pointer is immutable.
-    nonisolated(unsafe) static let function: Function? = dlsym(nil, "syncfs").map { unsafeBitCast($0, to: Function.self) }
+    /// Looked up once.
+    static let function: Function? = dlsym(nil, "syncfs").map { unsafeBitCast($0, to: Function.self) }
 }
