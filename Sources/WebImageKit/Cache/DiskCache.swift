@@ -7,8 +7,8 @@ import WebImageCore
 ///
 /// One queue per cache serialises its stores, removals and cleans, so a clean never races a store of the
 /// same cache. Stores waiting on the queue are written together with one flush (a group commit, see
-/// ``storeQueued(_:)``), without reordering any key's operations. Entries are written atomically (a temporary file, then a rename), under the MD5 of their key,
-/// with optional extended data in an extended attribute; ``clean()`` removes expired entries, then the
+/// ``storeQueued(_:)``), without reordering any key's operations. Entries are written atomically (a temporary
+/// file, then a rename), under the MD5 of their key, with optional extended data in an extended attribute; ``clean()`` removes expired entries, then the
 /// least recently used ones beyond the size limit.
 ///
 /// ```swift
