@@ -45,8 +45,8 @@ package enum PrefetchList {
 
     /// Loads every URL's bytes into `manager`'s disk cache without decoding them (Nuke's `ImagePrefetcher`
     /// with destination `.diskCache`): low priority, each done once its disk write is; `finished` hears the
-    /// count done after each. Bytes that no coder of the manager recognises as an image fail the URL and are
-    /// removed from the cache. When the calling task is cancelled (Ctrl-C), the loads under way are cancelled
+    /// count done after each. Bytes that no coder of the manager recognises by their signature fail the URL and
+    /// are removed from the cache. When the calling task is cancelled (Ctrl-C), the loads under way are cancelled
     /// and no more start.
     /// - Parameter concurrency: the downloads at a time, which the manager's downloader must be limited to
     ///   (``urlsUnderWayPerDownload`` times as many URLs are under way).

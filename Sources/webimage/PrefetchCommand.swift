@@ -17,8 +17,8 @@ struct PrefetchCommand: AsyncParsableCommand {
         abstract: "Load a list of URLs (one per line) into the disk cache; print finished and skipped counts.",
         discussion: """
             Lines starting with # are comments. Each image is stored as downloaded, without decoding it; bytes \
-            that are not an image webimage can decode fail their URL and are not kept. Each URL that fails is \
-            listed on standard error with its reason.
+            that do not start like an image webimage can decode fail their URL and are not kept. Each URL that \
+            fails is listed on standard error with its reason.
 
             Examples:
               webimage prefetch --input urls.txt
