@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The downloader beside curl (issue 5): 1,000 distinct small images, then 1,000 requests for one URL,
-# six transfers at once, from nginx on 127.0.0.1. Rewrites the "download" section of benchmarks/RESULTS.md.
+# six transfers at once, from nginx on 127.0.0.1; and (issue 33) 300 distinct 100 KB images prefetched into
+# a fresh disk cache beside curl writing the same files. Rewrites the "download" section of benchmarks/RESULTS.md.
 # Usage: scripts/bench-download.sh [count]   (default 1000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +14,13 @@ bench_prepare hyperfine
 "$bin" samples "$scratch/src" --size 256x192 --only photo.jpg >/dev/null
 for ((i = 0; i < count; i++)); do ln "$scratch/src/photo.jpg" "$scratch/www/$i.jpg"; done
 image_bytes=$(stat -c %s "$scratch/src/photo.jpg")
+
+# The prefetch row: one 1024×768 JPEG (about 100 KB) under 300 names.
+prefetch_count=300
+"$bin" samples "$scratch/large" --size 1024x768 --only photo.jpg >/dev/null
+mkdir -p "$scratch/www/large"
+for ((i = 0; i < prefetch_count; i++)); do ln "$scratch/large/photo.jpg" "$scratch/www/large/$i.jpg"; done
+large_bytes=$(stat -c %s "$scratch/large/photo.jpg")
 
 local_server_start
 
@@ -32,17 +40,40 @@ for list in distinct same; do
         -n "webimage-$list" "$bin bench-download --url-file $scratch/$list.txt --concurrency 6" \
         -n "curl-$list" "curl -s --parallel --parallel-max 6 -K $scratch/$list.curl" >&2
 done
+# Prefetch: webimage into a fresh disk cache (each entry flushed to disk before its rename) beside curl writing the
+# same files (no flush), each run into a fresh folder.
+for ((i = 0; i < prefetch_count; i++)); do echo "$base/large/$i.jpg"; done > "$scratch/prefetch.txt"
+for ((i = 0; i < prefetch_count; i++)); do printf 'url = "%s/large/%d.jpg"\noutput = "%s/pf-curl/%d.jpg"\n' "$base" "$i" "$scratch" "$i"; done \
+    > "$scratch/prefetch.curl"
+prefetch_webimage="$bin prefetch --input $scratch/prefetch.txt --concurrency 6 --cache-dir $scratch/pf-cache"
+prefetch_curl="curl -s --parallel --parallel-max 6 -K $scratch/prefetch.curl"
+rm -rf "$scratch/pf-cache" "$scratch/pf-curl" && mkdir "$scratch/pf-curl"
+made[webimage-prefetch]=$(requests $prefetch_webimage)
+made[curl-prefetch]=$(requests $prefetch_curl)
+stored=$(find "$scratch/pf-cache" -type f ! -name '.*' | wc -l)
+written=$(find "$scratch/pf-curl" -type f | wc -l)
+if [[ $stored -ne $prefetch_count || $written -ne $prefetch_count ]]; then
+    echo "prefetch: webimage stored $stored files and curl wrote $written, not $prefetch_count each" >&2
+    exit 1
+fi
+hyperfine --warmup 2 --runs 10 --export-json "$scratch/prefetch.json" \
+    --prepare "rm -rf $scratch/pf-cache" -n webimage-prefetch "$prefetch_webimage" \
+    --prepare "rm -rf $scratch/pf-curl && mkdir $scratch/pf-curl" -n curl-prefetch "$prefetch_curl" >&2
+
 "$bin" bench-download --url-file "$scratch/distinct.txt" --concurrency 6 > "$scratch/inprocess.json"
 : > "$scratch/empty.txt"
 hyperfine --runs 20 -n startup "$bin bench-download --url-file $scratch/empty.txt" --export-json "$scratch/startup.json" >&2
 
 python3 - "$scratch" "$count" "$image_bytes" benchmarks/RESULTS.md \
-    "${made[webimage-distinct]}" "${made[curl-distinct]}" "${made[webimage-same]}" "${made[curl-same]}" <<'PY'
+    "${made[webimage-distinct]}" "${made[curl-distinct]}" "${made[webimage-same]}" "${made[curl-same]}" \
+    "$prefetch_count" "$large_bytes" "${made[webimage-prefetch]}" "${made[curl-prefetch]}" <<'PY'
 import json, platform, subprocess, sys, datetime, re
 sys.path.insert(0, "scripts/lib")
 from report_section import write_section
 scratch, count, size, path = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 made = dict(zip(["webimage-distinct", "curl-distinct", "webimage-same", "curl-same"], sys.argv[5:9]))
+prefetch_count, large_size = int(sys.argv[9]), int(sys.argv[10])
+made.update({"webimage-prefetch": sys.argv[11], "curl-prefetch": sys.argv[12]})
 def means(name):
     return {r["command"]: (r["mean"], r["stddev"] or 0.0) for r in json.load(open(f"{scratch}/{name}.json"))["results"]}
 startup = means("startup")["startup"][0]
@@ -71,7 +102,18 @@ for list, label in [("distinct", f"{count:,} distinct URLs"), ("same", f"{count:
     ours, theirs = m[f"webimage-{list}"], m[f"curl-{list}"]
     lines.append(f"| {label} | {ours[0]*1000:.0f} ± {ours[1]*1000:.0f} | {theirs[0]*1000:.0f} ± {theirs[1]*1000:.0f} | "
                  f"{ours[0]/theirs[0]:.2f} | {made[f'webimage-{list}']} | {made[f'curl-{list}']} |")
+m = means("prefetch")
+ours, theirs = m["webimage-prefetch"], m["curl-prefetch"]
+lines.append(f"| {prefetch_count} distinct {large_size / 1000:.0f} KB images into the disk cache | "
+             f"{ours[0]*1000:.0f} ± {ours[1]*1000:.0f} | {theirs[0]*1000:.0f} ± {theirs[1]*1000:.0f} | "
+             f"{ours[0]/theirs[0]:.2f} | {made['webimage-prefetch']} | {made['curl-prefetch']} |")
 lines += [
+    "",
+    f"Disk-cache row: `webimage prefetch --concurrency 6 --cache-dir <fresh folder>` ({prefetch_count} URLs of one "
+    f"{large_size:,}-byte 1024×768 JPEG; the bytes stored as downloaded, not decoded, each flushed to disk before its "
+    "rename, the writes waiting at the same time sharing one flush) beside "
+    "`curl --parallel --parallel-max 6 -K list` with an `output = \"<folder>/<i>.jpg\"` line per URL (written, not flushed); "
+    "each run starts from an empty folder (hyperfine `--prepare`).",
     "",
     f"In process, without start-up: {inprocess['requested']:,} distinct images downloaded in "
     f"{inprocess['seconds']*1000:.0f} ms ({inprocess['requested']/inprocess['seconds']:,.0f} images/s). "

@@ -27,6 +27,9 @@ package enum PrefetchList {
         return (urls, invalid)
     }
 
+    /// The reason given for a URL whose bytes are no image.
+    static let notAnImage = "the bytes are not an image webimage can decode"
+
     /// What ``load(_:manager:concurrency:finished:)`` did.
     package struct Outcome: Sendable {
         /// Each failed URL with its reason in words, in list order.
@@ -35,9 +38,18 @@ package enum PrefetchList {
         package var cancelled: Int
     }
 
-    /// Loads every URL through `manager` (low priority, waiting for the disk cache to be written),
-    /// `concurrency` at a time; `finished` hears the count done after each. When the calling task is
-    /// cancelled (Ctrl-C), the loads under way are cancelled and no more start.
+    /// URLs under way for each download slot: besides the downloads, URLs looking in the cache, waiting for
+    /// a slot, or waiting for their disk write (which the cache groups into one flush), so that neither the
+    /// lookups nor the flushes stall the downloads.
+    package static let urlsUnderWayPerDownload = 4
+
+    /// Loads every URL's bytes into `manager`'s disk cache without decoding them (Nuke's `ImagePrefetcher`
+    /// with destination `.diskCache`): low priority, each done once its disk write is; `finished` hears the
+    /// count done after each. Bytes that no coder of the manager recognises by their signature fail the URL and
+    /// are removed from the cache. When the calling task is cancelled (Ctrl-C), the loads under way are cancelled
+    /// and no more start.
+    /// - Parameter concurrency: the downloads at a time, which the manager's downloader must be limited to
+    ///   (``urlsUnderWayPerDownload`` times as many URLs are under way).
     package static func load(
         _ urls: [URL], manager: ImageManager, concurrency: Int, finished: @escaping @Sendable (Int) -> Void = { _ in }
     ) async -> Outcome {
@@ -50,7 +62,11 @@ package enum PrefetchList {
                 next += 1
                 group.addTask {
                     do {
-                        _ = try await manager.loadImage(from: url, options: [.lowPriority, .waitStoreCache])
+                        let downloaded = try await manager.loadData(from: url, options: [.lowPriority, .waitStoreCache])
+                        guard manager.configuration.coders.canDecode(downloaded.data) else {
+                            try? await manager.cache.remove(forKey: manager.cacheKey(for: url), cacheType: .disk)
+                            return (index, .failed(notAnImage))
+                        }
                         return (index, .loaded)
                     } catch {
                         if Task.isCancelled { return (index, .cancelled) }
@@ -58,7 +74,8 @@ package enum PrefetchList {
                     }
                 }
             }
-            for _ in 0..<max(1, concurrency) { startNext() }
+            let (product, overflow) = max(1, concurrency).multipliedReportingOverflow(by: urlsUnderWayPerDownload)
+            for _ in 0..<min(urls.count, overflow ? Int.max : product) { startNext() }
             var results = [Result](repeating: .cancelled, count: urls.count)
             var done = 0
             for await (index, result) in group {

@@ -10,13 +10,15 @@ import Foundation
 import WebImageKit
 import WebImageTools
 
-/// `webimage prefetch`: warm the disk cache with a list of URLs through `ImagePrefetcher`.
+/// `webimage prefetch`: warm the disk cache with a list of URLs (``PrefetchList``): their bytes, not decoded.
 struct PrefetchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "prefetch",
         abstract: "Load a list of URLs (one per line) into the disk cache; print finished and skipped counts.",
         discussion: """
-            Lines starting with # are comments. Each URL that fails is listed on standard error with its reason.
+            Lines starting with # are comments. Each image is stored as downloaded, without decoding it; bytes \
+            that do not start like an image webimage can decode fail their URL and are not kept. Each URL that \
+            fails is listed on standard error with its reason.
 
             Examples:
               webimage prefetch --input urls.txt
@@ -29,7 +31,7 @@ struct PrefetchCommand: AsyncParsableCommand {
 
     @OptionGroup var cache: CacheRootOptions
 
-    @Option(help: "Loads at once (the prefetcher's default is 3).")
+    @Option(help: "Downloads at once (the prefetcher's default is 3); up to four times as many URLs are under way.")
     var concurrency = 3
 
     @Flag(help: "Print one JSON object instead of text.")

@@ -79,6 +79,36 @@ import WebImageTools
         }
     }
 
+    /// Prefetch stores bytes without decoding them (issue 33): an image damaged after its signature is kept as it
+    /// is (a decode would fail), bytes with no image signature fail their URL and are not kept.
+    @Test func prefetchStoresTheBytesAsServedWithoutDecodingAndFailsBytesThatAreNoImage() async throws {
+        let server = try TestImageServer()
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let notes = folder.appendingPathComponent("notes.txt")
+        try Data("not an image".utf8).write(to: notes)
+        let damaged = folder.appendingPathComponent("damaged.png")
+        try await server.run { base in
+            try (server.png.prefix(33) + Data(repeating: 0xEE, count: 64)).write(to: damaged)
+            let image = base.appendingPathComponent("image/a.png").absoluteString
+            let list = folder.appendingPathComponent("urls.txt")
+            try [image, notes.absoluteString, damaged.absoluteString].joined(separator: "\n")
+                .write(to: list, atomically: true, encoding: .utf8)
+            let cache = folder.appendingPathComponent("cache")
+            let run = try await CLI.run(["prefetch", "--input", list.path, "--cache-dir", cache.path, "--json"])
+            #expect(run.status == 1)
+            let summary = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+            #expect(summary?["finished"] as? Int == 3)
+            #expect(summary?["skipped"] as? Int == 1)
+            #expect(run.stderr == "webimage: \(notes.absoluteString): the bytes are not an image webimage can decode\n")
+            let storage = DiskStorage(namespace: "default", root: cache)
+            #expect(storage.data(forKey: image) == server.png)   // the bytes as served, not decoded and encoded again
+            #expect(storage.data(forKey: notes.absoluteString) == nil)
+            #expect(try storage.data(forKey: damaged.absoluteString) == Data(contentsOf: damaged))
+            #expect(try storage.count() == 2)
+        }
+    }
+
     static let failureCases: [CommandLineFailure] = [
         CommandLineFailure(rule: "a missing list names the file", arguments: ["prefetch", "--input", "$DIR/missing.txt"],
                     status: 1, message: "missing.txt: no such file; check the path"),

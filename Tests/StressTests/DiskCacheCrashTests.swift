@@ -35,6 +35,45 @@ import WebImageTestSupport
             }
         }
         try #require(completedRounds == Self.rounds, "forked children kept stalling")
+        try Self.expectOnlyCompleteEntries(in: directory, storage: storage)
+    }
+
+    /// The same with group commit (issue 33): the child stores batches of four with one `syncfs` each
+    /// (``DiskStorage/store(_:)``); a kill between the flush and the renames leaves only hidden files.
+    @Test func sigkillDuringBatchedStoresLeavesOnlyCompleteEntries() async throws {
+        let root = try TemporaryDirectory("crash-batches")
+        defer { root.remove() }
+        let directory = root.url.appendingPathComponent("n")
+        let storage = DiskStorage(directory: directory, configuration: DiskCacheConfiguration(maxAge: nil, maxSize: 0))
+        Self.batchLoop(storage, round: -1, limit: 4)   // warm-up in the parent
+        var completedRounds = 0
+        var attempts = 0
+        while completedRounds < Self.rounds, attempts < Self.rounds * 3 {
+            attempts += 1
+            if try await Self.killChildDuringStores(storage, round: attempts, directory: directory, loop: Self.batchLoop) {
+                completedRounds += 1
+            }
+        }
+        try #require(completedRounds == Self.rounds, "forked children kept stalling")
+        try Self.expectOnlyCompleteEntries(in: directory, storage: storage)
+    }
+
+    /// Stores entries `r<round>-<index>` four at a time, with one flush per four, until `limit`.
+    static func batchLoop(_ storage: DiskStorage, round: Int, limit: Int) {
+        var index = 0
+        while index < limit {
+            let writes = (index..<index + 4).map { index in
+                let key = "r\(round)-\(index).png"
+                return DiskStorage.Write(data: EntryPayload.make(key: key, size: size(of: key)), key: key, extendedData: Data(key.utf8))
+            }
+            _ = storage.store(writes)
+            index += 4
+        }
+    }
+
+    /// Every entry in `directory` is the complete payload of the key it is named after, with its extended data;
+    /// a clean removes the hidden temporary files, and the cache's count and size agree with the directory.
+    static func expectOnlyCompleteEntries(in directory: URL, storage: DiskStorage) throws {
         let names = Self.entryNames(directory)
         #expect(names.count >= Self.rounds * Self.entriesPerRound)
         for name in names {

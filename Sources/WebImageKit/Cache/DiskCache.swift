@@ -6,8 +6,9 @@ import WebImageCore
 /// cache's own serial dispatch queue (SDWebImage's `ioQueue`), behind `async` functions.
 ///
 /// One queue per cache serialises its stores, removals and cleans, so a clean never races a store of the
-/// same cache. Entries are written atomically (a temporary file, then a rename), under the MD5 of their key,
-/// with optional extended data in an extended attribute; ``clean()`` removes expired entries, then the
+/// same cache. Stores waiting on the queue are written together with one flush (a group commit, see
+/// ``storeQueued(_:)``), without reordering any key's operations. Entries are written atomically (a temporary
+/// file, then a rename), under the MD5 of their key, with optional extended data in an extended attribute; ``clean()`` removes expired entries, then the
 /// least recently used ones beyond the size limit.
 ///
 /// ```swift
@@ -18,9 +19,11 @@ import WebImageCore
 public final class DiskCache: Sendable {
     /// The file operations this cache runs on its queue.
     package let storage: DiskStorage
-    private let queue: DispatchQueue
+    let queue: DispatchQueue
     /// The queue as an executor: `async` operations move their task onto it, no continuation involved.
     private let executor: QueueExecutor
+    /// The batch of queued stores that later stores may still join (``storeQueued(_:)``).
+    let openBatch = LockedValue<StoreBatch?>(nil)
 
     /// Creates a cache over `storage`.
     package init(storage: DiskStorage) {
@@ -54,61 +57,86 @@ public final class DiskCache: Sendable {
     ///
     /// Use it only where a synchronous answer was asked for; never call it from inside another `sync` body.
     package func sync<T, E: Error>(_ body: (DiskStorage) throws(E) -> T) throws(E) -> T {
+        order(after: nil)
         let result: Result<T, E> = queue.sync { Result { () throws(E) -> T in try body(storage) } }
         return try result.get()
     }
 
-    /// Queues `body` on the I/O queue without waiting: for callback-style callers.
-    package func enqueue(_ body: @escaping @Sendable (DiskStorage) -> Void) {
-        queue.async { [storage] in body(storage) }
+    /// Queues `body` on the I/O queue without waiting: for callback-style callers. With `key`, `body` only
+    /// touches that key's entry (stores of other keys queued later may be written before it).
+    package func enqueue(forKey key: String? = nil, _ body: @escaping @Sendable (DiskStorage) -> Void) {
+        openBatch.withLock { open in
+            Self.order(after: key, open: &open)
+            queue.async { [storage] in body(storage) }
+        }
     }
 
-    /// Runs `body` on the I/O queue (the calling task moves there while it runs) and returns its result.
-    func run<T: Sendable, E: Error>(_ body: @escaping @Sendable (DiskStorage) throws(E) -> T) async throws(E) -> T {
+    /// Runs `body` on the I/O queue (the calling task moves there while it runs) and returns its result. With
+    /// `key`, `body` only touches that key's entry (stores of other keys queued later may be written before it).
+    func run<T: Sendable, E: Error>(
+        forKey key: String? = nil, _ body: @escaping @Sendable (DiskStorage) throws(E) -> T
+    ) async throws(E) -> T {
+        order(after: key)
         let storage = storage
         return try await executor.run { () throws(E) -> T in try body(storage) }
+    }
+
+    /// Keeps the stores queued from now on behind an operation about to be queued: behind every operation
+    /// when `key` is `nil`, else behind those of `key` (``StoreBatch/fence(_:)``).
+    private func order(after key: String?) {
+        openBatch.withLock { Self.order(after: key, open: &$0) }
+    }
+
+    /// ``order(after:)`` with the lock held.
+    private static func order(after key: String?, open: inout StoreBatch?) {
+        guard let batch = open else { return }
+        if let key, batch.fence(key) { return }
+        open = nil
     }
 }
 
 extension DiskCache {
     /// The bytes and extended data stored for `key`, or `nil` on a miss.
     public func entry(forKey key: String) async -> DiskCacheEntry? {
-        await run { $0.entry(forKey: key) }
+        await run(forKey: key) { $0.entry(forKey: key) }
     }
 
     /// The extended data and storage date of `key`'s entry, without reading its bytes; `nil` on a miss.
     package func metadata(forKey key: String) async -> (extendedData: Data?, modificationDate: Date)? {
-        await run { $0.metadata(forKey: key) }
+        await run(forKey: key) { $0.metadata(forKey: key) }
     }
 
     /// Marks `key`'s entry as stored now (a revalidation found it current); false without an entry.
     @discardableResult
     package func markFresh(forKey key: String) async -> Bool {
-        await run { $0.markFresh(forKey: key) }
+        await run(forKey: key) { $0.markFresh(forKey: key) }
     }
 
     /// Whether an entry for `key` exists in the main or a read-only directory.
     public func contains(_ key: String) async -> Bool {
-        await run { $0.contains(key) }
+        await run(forKey: key) { $0.contains(key) }
     }
 
-    /// Stores `data` (and optional extended data) for `key` atomically.
+    /// Stores `data` (and optional extended data) for `key` atomically; stores queued at the same time share
+    /// one flush.
     public func store(_ data: Data, forKey key: String, extendedData: Data? = nil) async throws(DiskCacheError) {
-        try await run { (storage: DiskStorage) throws(DiskCacheError) in
-            try storage.store(data, forKey: key, extendedData: extendedData)
+        let failure: (any Error)? = await withCheckedContinuation { continuation in
+            storeQueued(QueuedStore(key: key, extendedData: extendedData, bytes: { data }) { continuation.resume(returning: $0) })
         }
+        // The bytes closure cannot throw, so a failure is the disk's.
+        if let failure = failure as? DiskCacheError { throw failure }
     }
 
     /// Replaces or removes the extended data of `key`'s entry.
     public func setExtendedData(_ extendedData: Data?, forKey key: String) async throws(DiskCacheError) {
-        try await run { (storage: DiskStorage) throws(DiskCacheError) in
+        try await run(forKey: key) { (storage: DiskStorage) throws(DiskCacheError) in
             try storage.setExtendedData(extendedData, forKey: key)
         }
     }
 
     /// Removes `key`'s entry from the main directory.
     public func remove(forKey key: String) async throws(DiskCacheError) {
-        try await run { (storage: DiskStorage) throws(DiskCacheError) in try storage.remove(forKey: key) }
+        try await run(forKey: key) { (storage: DiskStorage) throws(DiskCacheError) in try storage.remove(forKey: key) }
     }
 
     /// Removes expired entries, then trims by size.

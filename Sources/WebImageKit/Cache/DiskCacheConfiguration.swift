@@ -43,8 +43,9 @@ public struct DiskCacheConfiguration: Sendable, Equatable {
     public var expirationDate: ExpirationDate
     /// Directories searched, in order, after the main one on a lookup; never written or cleaned.
     public var readOnlyDirectories: [URL]
-    /// Whether a store flushes the file to disk (`fsync`) before renaming it into place, so a power loss
-    /// cannot leave an empty entry. Default: `true`.
+    /// Whether a store flushes the file to disk before renaming it into place, so a power loss cannot leave
+    /// an empty entry: `fsync` for a store alone, one `syncfs` for stores waiting on the I/O queue together.
+    /// Default: `true`.
     public var synchronizesWrites: Bool
     /// Where extended data is kept. Default: ``ExtendedDataStorage/automatic``.
     public var extendedDataStorage: ExtendedDataStorage

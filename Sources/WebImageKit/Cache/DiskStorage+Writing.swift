@@ -7,24 +7,11 @@ extension DiskStorage {
     /// The bytes go to a hidden temporary file in the same directory, are flushed
     /// (``DiskCacheConfiguration/synchronizesWrites``) and renamed over the entry, so readers see the old
     /// entry or the new one, never a mix. Extended data is an extended attribute set before the rename
-    /// (atomic with the bytes); where the file system refuses it, a sidecar file written just after the
-    /// rename. A missing directory is created (again). On failure nothing partial is left behind.
+    /// (atomic with the bytes); where the file system refuses it, a sidecar file renamed into place just after
+    /// the entry. A missing directory is created (again). On failure nothing partial is left behind.
+    /// ``store(_:)`` writes several entries with one flush.
     package func store(_ data: Data, forKey key: String, extendedData: Data? = nil) throws(DiskCacheError) {
-        let name = CacheFileName.name(forKey: key)
-        let attribute = configuration.extendedDataStorage == .automatic ? extendedData : nil
-        let attributeSet = try writeAtomically(data, name: name, attribute: attribute)
-        let sidecar = directoryPath + "/" + Self.sidecarName(for: name)
-        guard let extendedData, !attributeSet else {
-            _ = POSIXFile.unlink(sidecar)  // a stale sidecar would describe the old bytes
-            return
-        }
-        do throws(DiskCacheError) {
-            _ = try writeAtomically(extendedData, name: Self.sidecarName(for: name), attribute: nil)
-        } catch {
-            _ = POSIXFile.unlink(directoryPath + "/" + name)
-            throw DiskCacheError(.extendedDataFailed, path: sidecar, error.message,
-                                 posixErrorCode: error.posixErrorCode, underlying: error)
-        }
+        if let failure = store([Write(data: data, key: key, extendedData: extendedData)]).first ?? nil { throw failure }
     }
 
     /// Replaces the extended data of `key`'s entry in the main directory (for example new validators after
@@ -88,33 +75,12 @@ extension DiskStorage {
     /// Writes `data` to a hidden temporary file, sets `attribute` on it when given, flushes, and renames it
     /// to `name`; returns whether the attribute was set. Removes the temporary file on every failure.
     func writeAtomically(_ data: Data, name: String, attribute: Data?) throws(DiskCacheError) -> Bool {
-        let temporary = directoryPath + "/" + Self.temporaryPrefix + UUID().uuidString
-        let destination = directoryPath + "/" + name
-        var opened = POSIXFile.createExclusive(temporary)
-        if case .failure(.ENOENT) = opened {
-            try createDirectory()
-            opened = POSIXFile.createExclusive(temporary)
+        let file = try stageFile(data, name: name, attribute: attribute)
+        if let code = flush([file]).first ?? nil {
+            discard(file)
+            throw DiskCacheError(.writeFailed, path: file.destination, "cannot flush the entry", posixErrorCode: code.rawValue)
         }
-        let fd: Int32
-        switch opened {
-        case .success(let descriptor): fd = descriptor
-        case .failure(let code):
-            throw DiskCacheError(.writeFailed, path: temporary, "cannot create a temporary file", posixErrorCode: code.rawValue)
-        }
-        var attributeSet = false
-        if let attribute { attributeSet = ExtendedAttribute.set(Array(attribute), on: fd) == nil }
-        var failure = POSIXFile.writeAll(fd, data).map { ($0, "cannot write the entry") }
-        if failure == nil, configuration.synchronizesWrites {
-            failure = POSIXFile.synchronize(fd).map { ($0, "cannot flush the entry") }
-        }
-        if let closeError = POSIXFile.close(fd), failure == nil { failure = (closeError, "cannot close the entry") }
-        if failure == nil, let code = POSIXFile.rename(temporary, to: destination) {
-            failure = (code, "cannot rename the temporary file into place")
-        }
-        if let (code, message) = failure {
-            _ = POSIXFile.unlink(temporary)
-            throw DiskCacheError(.writeFailed, path: destination, message, posixErrorCode: code.rawValue)
-        }
-        return attributeSet
+        try commitFile(file)
+        return file.attributeSet
     }
 }

@@ -1,11 +1,12 @@
 package import Foundation
+import WebImageCore
 
 /// The synchronous file operations of the disk cache: one directory per namespace, one file per entry
 /// named by the MD5 of its key.
 ///
 /// Every method blocks on file I/O, so call it from a thread that may block; ``DiskCache`` runs these on
 /// its serial I/O queue behind `async` functions. Stores are atomic (a hidden temporary file, `fsync`,
-/// then `rename`), so a reader or a crash never sees a half-written entry, and independent
+/// then `rename`; ``store(_:)`` flushes several with one `syncfs`), so a reader or a crash never sees a half-written entry, and independent
 /// `DiskStorage` values on one directory (threads or processes) never corrupt each other's entries.
 ///
 /// ```swift
@@ -26,6 +27,8 @@ package struct DiskStorage: Sendable {
     let now: @Sendable () -> Date
     let directoryPath: String
     let readOnlyPaths: [String]
+    /// The flushes made so far (``synchronizationCount``), shared by the copies of this storage.
+    let synchronizations = LockedValue(0)
 
     /// Creates a storage on `directory`, which is created on the first store (and recreated if deleted).
     /// - Parameters:

@@ -27,7 +27,7 @@ extension ImageCache {
         let operation = CacheQueryOperation()
         // Only the read is queued; decoding happens here, so that disk hits decode side by side.
         let entry: DiskCacheEntry? = await withTaskCancellationHandler {
-            await diskCache.run { storage in operation.isCancelled ? nil : storage.entry(forKey: key) }
+            await diskCache.run(forKey: key) { storage in operation.isCancelled ? nil : storage.entry(forKey: key) }
         } onCancel: {
             operation.cancel()
         }
@@ -68,7 +68,7 @@ extension ImageCache {
             return nil
         }
         let operation = CacheQueryOperation()
-        diskCache.enqueue { storage in
+        diskCache.enqueue(forKey: key) { storage in
             guard !operation.isCancelled else { return }
             let entry = storage.entry(forKey: key)
             // Decode off the I/O queue, so that one large hit does not hold up the others.
@@ -114,7 +114,7 @@ extension ImageCache {
     /// Removes an entry that did not decode, on the I/O queue, unless it was replaced meanwhile; read-only
     /// directories are never touched.
     private func removeCorrupt(_ entry: DiskCacheEntry, key: String) {
-        diskCache.enqueue { storage in
+        diskCache.enqueue(forKey: key) { storage in
             guard entry.url.deletingLastPathComponent().standardizedFileURL.path == storage.directory.path,
                   storage.entry(forKey: key)?.data == entry.data
             else { return }

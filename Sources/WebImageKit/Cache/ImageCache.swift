@@ -86,11 +86,8 @@ public final class ImageCache: Sendable {
             memoryCache.setValue(image, forKey: key)
         }
         guard cacheType.includesDisk, image != nil || data != nil else { return }
-        let queued = Self.queuedBytes(image, data)
-        backlog.withLock { $0 += queued }
-        let failure: ImageCacheError? = await diskCache.run { storage in
-            defer { self.backlog.withLock { $0 -= queued } }
-            return self.writeToDisk(storage, image: image, data: data, key: key, extendedData: extendedData)
+        let failure: ImageCacheError? = await withCheckedContinuation { continuation in
+            queueDiskStore(image, data: data, forKey: key, extendedData: extendedData) { continuation.resume(returning: $0) }
         }
         if let failure { throw failure }
     }
@@ -109,13 +106,24 @@ public final class ImageCache: Sendable {
             completion(nil)
             return
         }
+        queueDiskStore(image, data: data, forKey: key, extendedData: extendedData, completion: completion)
+    }
+
+    /// Queues the disk part of a store, counted in ``diskBacklogBytes`` until it is written; `completion` runs on
+    /// the I/O queue. Stores queued together are written with one flush (``DiskCache/storeQueued(_:)``).
+    private func queueDiskStore(
+        _ image: Image?, data: Data?, forKey key: String, extendedData: Data?,
+        completion: @escaping @Sendable (ImageCacheError?) -> Void
+    ) {
         let queued = Self.queuedBytes(image, data)
         backlog.withLock { $0 += queued }
-        diskCache.enqueue { storage in
-            let failure = self.writeToDisk(storage, image: image, data: data, key: key, extendedData: extendedData)
+        let store = QueuedStore(key: key, extendedData: extendedData, bytes: {
+            try self.diskBytes(image: image, data: data, key: key)
+        }) { failure in
             self.backlog.withLock { $0 -= queued }
-            completion(failure)
+            completion(failure.map { $0 as? ImageCacheError ?? ImageCacheError(.diskFailed, key: key, underlying: $0) })
         }
+        diskCache.storeQueued(store)
     }
 
     /// The bytes of stores queued for the disk and not written yet (an image without bytes counts its pixels'
@@ -127,24 +135,15 @@ public final class ImageCache: Sendable {
         data?.count ?? image.map { $0.pixelSize.pixelCount * 4 } ?? 0
     }
 
-    /// Turns the store's inputs into bytes and writes them; runs on the I/O queue.
-    func writeToDisk(
-        _ storage: DiskStorage, image: Image?, data: Data?, key: String, extendedData: Data?
-    ) -> ImageCacheError? {
-        var bytes = configuration.serializer?(image, data, key) ?? data
-        if bytes == nil, let image {
-            do {
-                bytes = try coders.encode(image, as: .unknown, options: configuration.encodingOptions)
-            } catch {
-                return ImageCacheError(.encodingFailed, key: key, underlying: error)
-            }
-        }
-        guard let bytes else { return nil }
-        do throws(DiskCacheError) {
-            try storage.store(bytes, forKey: key, extendedData: extendedData)
-            return nil
+    /// The bytes a store writes to disk: the ``Configuration/serializer``'s, else `data`, else `image` encoded;
+    /// `nil` when there is nothing to write. Runs on the I/O queue.
+    func diskBytes(image: Image?, data: Data?, key: String) throws(ImageCacheError) -> Data? {
+        if let bytes = configuration.serializer?(image, data, key) ?? data { return bytes }
+        guard let image else { return nil }
+        do {
+            return try coders.encode(image, as: .unknown, options: configuration.encodingOptions)
         } catch {
-            return ImageCacheError(.diskFailed, key: key, underlying: error)
+            throw ImageCacheError(.encodingFailed, key: key, underlying: error)
         }
     }
 }
