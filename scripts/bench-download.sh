@@ -117,7 +117,7 @@ lines += [
     "",
     f"In process, without start-up: {inprocess['requested']:,} distinct images downloaded in "
     f"{inprocess['seconds']*1000:.0f} ms ({inprocess['requested']/inprocess['seconds']:,.0f} images/s). "
-    "Ratio = webimage / curl; below 1 is faster. For one URL, webimage sends one request and shares it among all callers (SPEC DL-48).",
+    "Ratio = webimage / curl; below 1 is faster. For one URL, a request under way is shared by every caller that asks for the URL meanwhile (SPEC DL-48); a caller that asks after it ended makes a new one.",
 ]
 write_section(path, "download", lines)
 PY
