@@ -34,6 +34,11 @@ import Glibc
             "WEBIMAGE_SERVE_BIND": "127.0.0.1:\(port)",
             "WEBIMAGE_SERVE_ALLOW_LOOPBACK_SOURCES": "1",
             "WEBIMAGE_SERVE_CACHE_DIR": cache.path,
+            // The source is held at the origin until the test releases it: under the thread sanitizer and a busy
+            // suite that took longer than the 10 s default and the fetch timed out (502), which is not what this
+            // test is about.
+            "WEBIMAGE_SERVE_DOWNLOAD_TIMEOUT": "300",
+            "WEBIMAGE_SERVE_TIMEOUT": "300",
         ]) { $1 }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
