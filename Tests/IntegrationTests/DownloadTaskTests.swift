@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImageKit
+import WebImageTestSupport
 
 /// Progress and cancellation of `data(for:)`, the shared downloader (SPEC DL-33, DL-44) and
 /// `Retry-After` given as a date.
@@ -27,6 +28,31 @@ import WebImageKit
                 let task = Task { try await downloader.data(for: base.appendingPathComponent("held/task.png")) }
                 task.cancel()
                 await #expect { _ = try await task.value } throws: { ($0 as? ImageDownloadError)?.code == .cancelled }
+            }
+        }
+    }
+
+    /// With one download slot, one caller's transfer held at the origin and another's waiting in the queue,
+    /// cancelling both (in either order) ends both at once and leaves no download behind: the cancelled
+    /// transfer does not start the waiting one, nor run to its timeout.
+    @Test(arguments: [true, false]) func cancellingARunningAndAQueuedDownloadEndsBothAtOnce(runningFirst: Bool) async throws {
+        let server = try TestImageServer()
+        try await server.run { base in
+            var configuration = ImageDownloader.Configuration()
+            configuration.maximumConcurrentDownloads = 1
+            configuration.timeout = .seconds(60)
+            try await withImageDownloader(configuration: configuration) { downloader in
+                let running = Task { try await downloader.data(for: base.appendingPathComponent("held/running.png")) }
+                try await eventually { await server.log.inFlight == 1 }
+                let queued = Task { try await downloader.data(for: base.appendingPathComponent("held/queued.png")) }
+                try await eventually { downloader.currentDownloadCount == 2 }
+                let start = ContinuousClock.now
+                if runningFirst { running.cancel(); queued.cancel() } else { queued.cancel(); running.cancel() }
+                for task in [running, queued] {
+                    await #expect { _ = try await task.value } throws: { ($0 as? ImageDownloadError)?.code == .cancelled }
+                }
+                try await eventually { downloader.currentDownloadCount == 0 }
+                #expect(ContinuousClock.now - start < .seconds(10), "a cancelled transfer ran on towards its timeout")
             }
         }
     }

@@ -93,9 +93,11 @@ struct TerminalProgressTests {
         try await server.run { base in
             let urls = ["image/one.png", "held/two.png", "held/three.png"].map { base.appendingPathComponent($0).absoluteString }
             try urls.joined(separator: "\n").write(to: folder.appendingPathComponent("urls.txt"), atomically: true, encoding: .utf8)
-            let arguments = [CLI.binary.path, "prefetch", "--input", "urls.txt", "--cache-dir", "cache", "--concurrency", "1"]
+            // Three download slots, so that the image loads whichever URL's cache lookup ends first (with one slot a
+            // held URL may take it first, and the image would wait behind it).
+            let arguments = [CLI.binary.path, "prefetch", "--input", "urls.txt", "--cache-dir", "cache", "--concurrency", "3"]
             try await TerminalSession.with(arguments, in: folder) { session in
-                try await Self.waitForHeldRequestAndOneCachedImage(server, folder, session)
+                try await Self.waitForHeldRequestAndOneCachedImage(server, folder, session, held: 2)
                 try await session.wait(seconds: 60, for: "the first URL counted") { $0.contains("1/3 prefetched") }
                 try await session.send("C-c")
                 #expect(try await session.exitStatus(within: 60) == 130)
@@ -107,12 +109,14 @@ struct TerminalProgressTests {
         }
     }
 
-    /// Waits until the server holds a request and one image is in the disk cache under `folder`/cache (fetch
+    /// Waits until the server holds `held` requests and one image is in the disk cache under `folder`/cache (fetch
     /// and prefetch wait for the store before they count an image done); fails the test after 60 s.
-    static func waitForHeldRequestAndOneCachedImage(_ server: TestImageServer, _ folder: URL, _ session: TerminalSession) async throws {
+    static func waitForHeldRequestAndOneCachedImage(
+        _ server: TestImageServer, _ folder: URL, _ session: TerminalSession, held: Int = 1
+    ) async throws {
         let cached = folder.appendingPathComponent("cache/default")
         let deadline = ContinuousClock.now + .seconds(60)
-        while await server.log.inFlight < 1
+        while await server.log.inFlight < held
             || ((try? FileManager.default.contentsOfDirectory(atPath: cached.path)) ?? []).allSatisfy({ $0.hasPrefix(".") }) {
             guard ContinuousClock.now < deadline else {
                 Issue.record("timed out waiting for the held request and the cached image; the screen:\n\(try await session.screen())")

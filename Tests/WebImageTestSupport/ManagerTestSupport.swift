@@ -240,11 +240,11 @@ package struct ManagerFixture {
 /// thread busy for over a minute, and then neither the poller nor the work it waits for runs. A hung
 /// condition still fails, after at least `timeout`.
 package func eventually(
-    timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
+    timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation, _ condition: () async -> Bool
 ) async throws {
     let interval = Duration.milliseconds(1)
     var polled = Duration.zero
-    while !condition() {
+    while await !condition() {
         guard polled < timeout else {
             Issue.record("the condition was still false after \(timeout) of polling", sourceLocation: sourceLocation)
             return
