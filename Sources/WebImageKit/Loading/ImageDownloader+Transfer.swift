@@ -88,18 +88,46 @@ extension ImageDownloader {
             return try await receive(operationID, url: url, head: lowercased, setCookie: setCookie, body: body,
                                      options: options, validators: validators, configuration: configuration)
         }
-        let lease = clients.lease(for: HTTPClients.Settings(configuration))
-        defer { clients.release(lease) }
-        let response = try await lease.client.execute(
-            Self.httpRequest(url: target, headers: headers, options: options), deadline: .distantFuture, logger: logger)
-        let head = DownloadResponse(
-            url: response.url ?? url,
-            statusCode: Int(response.status.code),
-            headers: Dictionary(response.headers.map { ($0.name.lowercased(), $0.value) }) { "\($0), \($1)" }
-        )
-        return try await receive(operationID, url: url, head: head, setCookie: response.headers["set-cookie"],
-                                 body: response.body.map(\.readableBytesView),
+        let (final, head, body) = try await get(target, headers: headers, options: options, configuration: configuration)
+        let response = DownloadResponse(
+            url: final, statusCode: Int(head.status.code),
+            headers: Dictionary(head.headers.map { ($0.name.lowercased(), $0.value) }) { "\($0), \($1)" })
+        return try await receive(operationID, url: url, head: response, setCookie: head.headers["set-cookie"],
+                                 body: body.map(\.readableBytesView),
                                  options: options, validators: validators, configuration: configuration)
+    }
+
+    /// Sends a `GET` for `url` and follows redirects (at most ``Configuration/maximumRedirects``, never to a URL
+    /// already visited); credentials and cookies are not sent on to another origin. Returns the URL that answered,
+    /// the response head and its body.
+    private func get(
+        _ url: URL, headers: HTTPHeaders, options: DownloadOptions, configuration: Configuration
+    ) async throws -> (URL, HTTPResponseHead, AsyncThrowingStream<ByteBuffer, any Error>) {
+        var url = url
+        var headers = headers
+        var visited: Set<String> = [url.absoluteString]
+        while true {
+            let (head, body) = try await connections.get(
+                url, headers: headers, timeout: configuration.effectiveTimeout,
+                verifiesCertificates: !options.contains(.allowInvalidSSLCertificates))
+            guard [301, 302, 303, 307, 308].contains(head.status.code), let location = head.headers.first(name: "location") else {
+                return (url, head, body)
+            }
+            guard visited.count <= configuration.maximumRedirects else {
+                throw ImageDownloadError(.tooManyRedirects, "more than \(configuration.maximumRedirects) redirects")
+            }
+            guard let next = URL(string: location, relativeTo: url)?.absoluteURL, canLoad(next) else {
+                throw ImageDownloadError(.network, "the server redirected to \(location), which is not an http(s) URL")
+            }
+            guard visited.insert(next.absoluteString).inserted else {
+                throw ImageDownloadError(.tooManyRedirects, "the redirects loop back to \(next.absoluteString)")
+            }
+            if next.scheme?.lowercased() != url.scheme?.lowercased() || next.host != url.host || next.port != url.port {
+                headers.remove(name: "Authorization")
+                headers.remove(name: "Cookie")
+            }
+            url = next
+        }
     }
 
     /// Checks the response head, then collects the body within the size limit, sniffing its first bytes and
@@ -230,6 +258,15 @@ extension ImageDownloader {
             default:
                 break
             }
+        }
+        if let error = error as? HTTP1ConnectionError {
+            switch error {
+            case .timedOut: return ImageDownloadError(.timeout, "the server did not answer in time", underlying: error)
+            case .closed: return ImageDownloadError(.network, "the connection failed", underlying: error)
+            }
+        }
+        if let error = error as? ChannelError, case .connectTimeout = error {
+            return ImageDownloadError(.timeout, "the server did not answer in time", underlying: error)
         }
         if error is NIOSSLError || error is BoringSSLError {
             return ImageDownloadError(.tlsFailed, "the TLS handshake failed (is the certificate trusted?)", underlying: error)

@@ -45,7 +45,7 @@ public final class ImageDownloader: Sendable {
     /// The in-memory cookies of requests made with ``DownloadOptions/handleCookies``.
     public let cookies = CookieJar()
     let logger: Logger
-    let clients: HTTPClients
+    let connections: HTTP1ConnectionPool
     /// Whether this is ``shared``, which is never shut down.
     private let isProcessWide: Bool
     private let ownedGroup: MultiThreadedEventLoopGroup?
@@ -84,9 +84,9 @@ public final class ImageDownloader: Sendable {
             group = owned
         } else {
             ownedGroup = nil
-            group = HTTPClient.defaultEventLoopGroup
+            group = MultiThreadedEventLoopGroup.singleton
         }
-        clients = HTTPClients(group: group, logger: logger)
+        connections = HTTP1ConnectionPool(group: group)
         state = LockedValue(DownloaderState(configuration: configuration))
     }
 
@@ -123,7 +123,7 @@ public final class ImageDownloader: Sendable {
             await task.value
         }
         broadcaster.finish()
-        try await clients.shutdown()
+        await connections.shutdown()
         try await ownedGroup?.shutdownGracefully()
     }
 

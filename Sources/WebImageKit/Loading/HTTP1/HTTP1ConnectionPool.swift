@@ -1,0 +1,233 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+import WebImageCore
+
+/// The downloader's HTTP/1.1 client: `GET`s on kept-alive connections, one exchange per connection at a
+/// time, reused for the next request to the same origin (scheme, host, port, certificate checking).
+///
+/// It does what an image download needs and no more: no request bodies, no HTTP/2, no redirects (the downloader
+/// follows them). The response head comes back as soon as it arrives and the body as a stream of the buffers NIO
+/// reads, so that the downloader checks status, type and size as early as it can. A request sent on a reused
+/// connection that the server had closed meanwhile is sent again once on a new one (a `GET` is idempotent).
+final class HTTP1ConnectionPool: Sendable {
+    /// Connections are shared only within an origin.
+    struct Origin: Hashable, Sendable {
+        let isTLS: Bool
+        let host: String
+        let port: Int
+        let verifiesCertificates: Bool
+    }
+
+    /// How long an idle connection is kept for reuse.
+    static let idleLifetime = TimeAmount.seconds(60)
+    /// Idle connections kept per origin; more are closed.
+    static let maximumIdlePerOrigin = 16
+
+    private struct Idle {
+        let connection: HTTP1Connection
+        let since: NIODeadline
+    }
+
+    private struct State {
+        var idle: [Origin: [Idle]] = [:]
+        var isShutDown = false
+    }
+
+    private let group: any EventLoopGroup
+    private let state = LockedValue(State())
+    private let tls: LockedValue<[Bool: NIOSSLContext]> = LockedValue([:])
+
+    init(group: any EventLoopGroup) {
+        self.group = group
+    }
+
+    /// Sends a `GET` for `url` with `headers` and returns the response head and its body.
+    /// - Parameter timeout: The longest wait to connect, for the head and between reads of the body.
+    func get(
+        _ url: URL, headers: HTTPHeaders, timeout: Duration, verifiesCertificates: Bool
+    ) async throws -> (HTTPResponseHead, AsyncThrowingStream<ByteBuffer, any Error>) {
+        let (origin, requestHead) = try Self.request(for: url, headers: headers, verifiesCertificates: verifiesCertificates)
+        let limit = TimeAmount.nanoseconds(Int64(timeout / .nanoseconds(1)))
+        if let reused = takeIdle(origin) {
+            do {
+                return try await reused.exchange(requestHead, timeout: limit)
+            } catch HTTP1ConnectionError.closed where !Task.isCancelled {
+                // The server closed the idle connection as the request went out: once more on a new one.
+            }
+        }
+        let connection = try await connect(origin, timeout: limit)
+        return try await connection.exchange(requestHead, timeout: limit)
+    }
+
+    /// Closes every idle connection; connections in use close when their exchange ends.
+    func shutdown() async {
+        let idle = state.withLock { state in
+            state.isShutDown = true
+            defer { state.idle = [:] }
+            return state.idle.values.flatMap { $0.map(\.connection) }
+        }
+        for entry in idle { try? await entry.channel.close() }
+    }
+
+    // MARK: Connections
+
+    private func takeIdle(_ origin: Origin) -> HTTP1Connection? {
+        let now = NIODeadline.now()
+        return state.withLock { state in
+            while let entry = state.idle[origin]?.popLast() {
+                if entry.connection.channel.isActive, now - entry.since < Self.idleLifetime { return entry.connection }
+                entry.connection.channel.close(promise: nil)
+            }
+            return nil
+        }
+    }
+
+    /// Puts a connection whose exchange ended back for reuse (called on its event loop).
+    fileprivate func release(_ connection: HTTP1Connection) {
+        let kept = state.withLock { state in
+            guard !state.isShutDown, state.idle[connection.origin, default: []].count < Self.maximumIdlePerOrigin else {
+                return false
+            }
+            state.idle[connection.origin, default: []].append(Idle(connection: connection, since: .now()))
+            return true
+        }
+        if !kept { connection.channel.close(promise: nil) }
+    }
+
+    /// Forgets a connection that closed.
+    fileprivate func remove(_ connection: HTTP1Connection) {
+        state.withLock { state in
+            state.idle[connection.origin]?.removeAll { $0.connection === connection }
+        }
+    }
+
+    private func connect(_ origin: Origin, timeout: TimeAmount) async throws -> HTTP1Connection {
+        let context = origin.isTLS ? try tlsContext(verifiesCertificates: origin.verifiesCertificates) : nil
+        let serverName = context != nil && !Self.isAddress(origin.host) ? origin.host : nil
+        let channel = try await ClientBootstrap(group: group)
+            .connectTimeout(timeout)
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let pipeline = channel.pipeline.syncOperations
+                    if let context {
+                        try pipeline.addHandler(NIOSSLClientHandler(context: context, serverHostname: serverName))
+                    }
+                    try pipeline.addHTTPClientHandlers()
+                    try pipeline.addHandler(HTTP1ExchangeHandler())
+                }
+            }
+            .connect(host: origin.host, port: origin.port).get()
+        return try await channel.eventLoop.submit { [self] in
+            let handler = try channel.pipeline.syncOperations.handler(type: HTTP1ExchangeHandler.self)
+            let connection = HTTP1Connection(channel: channel, handler: NIOLoopBound(handler, eventLoop: channel.eventLoop), origin: origin)
+            // The closure keeps the connection while its channel is open; closing breaks the cycle.
+            handler.onReusable = { [weak self] in self?.release(connection) }
+            channel.closeFuture.whenComplete { [weak self] _ in
+                connection.handler.value.onReusable = nil
+                self?.remove(connection)
+            }
+            return connection
+        }.get()
+    }
+
+    private func tlsContext(verifiesCertificates: Bool) throws -> NIOSSLContext {
+        try tls.withLock { contexts in
+            if let context = contexts[verifiesCertificates] { return context }
+            var configuration = TLSConfiguration.makeClientConfiguration()
+            if !verifiesCertificates { configuration.certificateVerification = .none }
+            let context = try NIOSSLContext(configuration: configuration)
+            contexts[verifiesCertificates] = context
+            return context
+        }
+    }
+
+    // MARK: Requests
+
+    /// The origin and the request head of a `GET` for `url`: the path and query as the URL spells them, a
+    /// `Host` header, then `headers` (any `Host` or `Connection` among them left out).
+    static func request(
+        for url: URL, headers: HTTPHeaders, verifiesCertificates: Bool
+    ) throws -> (Origin, HTTPRequestHead) {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
+            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = components.host, !host.isEmpty
+        else {
+            throw ImageDownloadError(.invalidURL, "\(url.absoluteString) is not an http(s) URL")
+        }
+        let isTLS = scheme == "https"
+        let defaultPort = isTLS ? 443 : 80
+        let port = components.port ?? defaultPort
+        let bareHost = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        let origin = Origin(isTLS: isTLS, host: bareHost, port: port, verifiesCertificates: verifiesCertificates)
+        var target = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+        if let query = components.percentEncodedQuery { target += "?" + query }
+        var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target)
+        let authority = bareHost.contains(":") ? "[\(bareHost)]" : bareHost
+        head.headers.add(name: "Host", value: port == defaultPort ? authority : "\(authority):\(port)")
+        for header in headers where !["host", "connection"].contains(header.name.lowercased()) {
+            head.headers.add(name: header.name, value: header.value)
+        }
+        return (origin, head)
+    }
+
+    private static func isAddress(_ host: String) -> Bool {
+        (try? SocketAddress(ipAddress: host, port: 0)) != nil
+    }
+}
+
+/// One kept-alive connection and its exchange handler.
+final class HTTP1Connection: Sendable {
+    let channel: any Channel
+    let handler: NIOLoopBound<HTTP1ExchangeHandler>
+    let origin: HTTP1ConnectionPool.Origin
+
+    init(channel: any Channel, handler: NIOLoopBound<HTTP1ExchangeHandler>, origin: HTTP1ConnectionPool.Origin) {
+        self.channel = channel
+        self.handler = handler
+        self.origin = origin
+    }
+
+    /// Sends `head` and waits for the response head; the body follows in the stream. Cancelling the calling task
+    /// before the head arrives, or ending the body's iteration early, closes the connection.
+    func exchange(
+        _ head: HTTPRequestHead, timeout: TimeAmount
+    ) async throws -> (HTTPResponseHead, AsyncThrowingStream<ByteBuffer, any Error>) {
+        let (body, continuation) = AsyncThrowingStream<ByteBuffer, any Error>.makeStream()
+        let eventLoop = channel.eventLoop
+        let responseHead = eventLoop.makePromise(of: HTTPResponseHead.self)
+        let handler = self.handler
+        let channel = self.channel
+        let exchange = HTTP1Exchange()
+        eventLoop.execute {
+            var headPending = true
+            handler.value.begin(exchange, { event in
+                switch event {
+                case .success(.head(let head)):
+                    headPending = false
+                    responseHead.succeed(head)
+                case .success(.body(let buffer)):
+                    continuation.yield(buffer)
+                case .success(.end):
+                    continuation.finish()
+                case .failure(let error):
+                    if headPending { responseHead.fail(error) }
+                    continuation.finish(throwing: error)
+                }
+            }, timeout: timeout)
+            channel.write(HTTPClientRequestPart.head(head), promise: nil)
+            channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
+        }
+        continuation.onTermination = { termination in
+            if case .cancelled = termination { eventLoop.execute { handler.value.abandon(exchange) } }
+        }
+        return try await withTaskCancellationHandler {
+            (try await responseHead.futureResult.get(), body)
+        } onCancel: {
+            eventLoop.execute { handler.value.abandon(exchange) }
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// One response's parts as the connection delivers them.
+enum HTTP1ResponseEvent: Sendable {
+    case head(HTTPResponseHead)
+    case body(ByteBuffer)
+    case end
+}
+
+/// The last handler of a kept-alive HTTP/1.1 connection: it receives one response at a time for the exchange
+/// ``begin(_:timeout:)`` started, hands its parts to that exchange's sink, and once the response has ended (and
+/// both sides allow it) tells its ``HTTP1Connection`` that the connection is free for the next request.
+///
+/// The read timeout is the longest wait for the first byte of the head and between reads of the body; an idle
+/// connection closed by the server leaves the pool.
+final class HTTP1ExchangeHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPClientResponsePart
+
+    /// Where one exchange's parts go; `nil` with an error ends it (the error is the cause).
+    typealias Sink = (Result<HTTP1ResponseEvent, any Error>) -> Void
+
+    private var sink: Sink?
+    /// The exchange the sink belongs to: a late ``abandon(_:)`` of an earlier exchange does nothing.
+    private var exchange: HTTP1Exchange?
+    private var keepAlive = true
+    private var timeout = TimeAmount.seconds(15)
+    private var lastRead = NIODeadline.now()
+    private var timer: Scheduled<Void>?
+    private weak var context: ChannelHandlerContext?
+    /// Called on the event loop when a response ended and the connection may carry another request.
+    var onReusable: (() -> Void)?
+
+    func handlerAdded(context: ChannelHandlerContext) { self.context = context }
+
+    /// Starts an exchange: the response parts that arrive from now on go to `sink`.
+    func begin(_ exchange: HTTP1Exchange, _ sink: @escaping Sink, timeout: TimeAmount) {
+        precondition(self.sink == nil, "an HTTP/1.1 connection carries one exchange at a time")
+        self.exchange = exchange
+        self.sink = sink
+        self.timeout = timeout
+        keepAlive = true
+        lastRead = .now()
+        scheduleTimer(at: lastRead + timeout)
+    }
+
+    /// Abandons the current exchange (its caller was cancelled or stopped reading): the exchange ends with a
+    /// `CancellationError` and, as the rest of the response is never read, the connection closes.
+    func abandon(_ exchange: HTTP1Exchange) {
+        guard sink != nil, self.exchange === exchange else { return }
+        fail(CancellationError())
+        context?.close(promise: nil)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        lastRead = .now()
+        let part = unwrapInboundIn(data)
+        guard let sink else {
+            context.close(promise: nil)  // bytes no request asked for
+            return
+        }
+        switch part {
+        case .head(let head):
+            keepAlive = head.isKeepAlive
+            sink(.success(.head(head)))
+        case .body(let buffer):
+            sink(.success(.body(buffer)))
+        case .end:
+            self.sink = nil
+            timer?.cancel()
+            sink(.success(.end))
+            if keepAlive, context.channel.isActive {
+                onReusable?()
+            } else {
+                context.close(promise: nil)
+            }
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        fail(error)
+        context.close(promise: nil)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        fail(HTTP1ConnectionError.closed)
+        context.fireChannelInactive()
+    }
+
+    private func fail(_ error: any Error) {
+        guard let sink else { return }
+        self.sink = nil
+        timer?.cancel()
+        sink(.failure(error))
+    }
+
+    private func scheduleTimer(at deadline: NIODeadline) {
+        guard let context else { return }
+        timer = context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(deadline: deadline) { [weak self] in
+            self?.timerFired()
+        }
+    }
+
+    private func timerFired() {
+        guard sink != nil else { return }
+        let due = lastRead + timeout
+        if due > .now() {
+            scheduleTimer(at: due)
+        } else {
+            fail(HTTP1ConnectionError.timedOut)
+            context?.close(promise: nil)
+        }
+    }
+}
+
+/// The identity of one request and response on a connection.
+final class HTTP1Exchange: Sendable {}
+
+/// Why an exchange on a kept-alive connection ended without its response.
+enum HTTP1ConnectionError: Error, Sendable, CustomStringConvertible {
+    /// No byte arrived within the timeout.
+    case timedOut
+    /// The connection closed before the response ended.
+    case closed
+
+    var description: String {
+        switch self {
+        case .timedOut: "the server did not answer in time"
+        case .closed: "the server closed the connection before the response ended"
+        }
+    }
+}
