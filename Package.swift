@@ -66,7 +66,6 @@ let package = Package(
             name: "WebImageKit",
             dependencies: [
                 "WebImageCore", "WebImageCoders",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -151,6 +150,7 @@ let package = Package(
             name: "WebImageKitTests",
             dependencies: [
                 "WebImageKit", "WebImageTestSupport", .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: upcomingFeatures
         ),
@@ -176,6 +176,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "WebImageKit", "WebImageTools", "WebImageTestSupport", "webimage",
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

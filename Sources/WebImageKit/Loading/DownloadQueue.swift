@@ -88,9 +88,10 @@ struct DownloadQueue<ID: Hashable & Sendable>: Sendable {
 
     private mutating func popNext() -> ID? {
         for priority in DownloadPriority.allCases.reversed() {
-            guard var deque = waiting[priority], !deque.isEmpty else { continue }
-            let entry = executionOrder == .fifo ? deque.removeFirst() : deque.removeLast()
-            waiting[priority] = deque
+            guard waiting[priority]?.isEmpty == false else { continue }
+            // Removed in place: a copy taken out of the dictionary would copy the whole deque.
+            guard let entry = executionOrder == .fifo ? waiting[priority]?.removeFirst() : waiting[priority]?.removeLast()
+            else { continue }
             priorities[entry.id] = nil
             sequences[entry.id] = nil
             return entry.id
@@ -99,8 +100,7 @@ struct DownloadQueue<ID: Hashable & Sendable>: Sendable {
     }
 
     private mutating func removeEntry(_ id: ID, from priority: DownloadPriority) {
-        guard var deque = waiting[priority], let index = deque.firstIndex(where: { $0.id == id }) else { return }
-        deque.remove(at: index)
-        waiting[priority] = deque
+        guard let index = waiting[priority]?.firstIndex(where: { $0.id == id }) else { return }
+        waiting[priority]?.remove(at: index)
     }
 }

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// What carries a download's bytes when AsyncHTTPClient should not (the seeds' pluggable
+/// What carries a download's bytes when the downloader's own HTTP/1.1 client should not (the seeds' pluggable
 /// download operation): another HTTP stack, a proxy protocol, a test double.
 ///
 /// The transport only sends one request and streams the response. Everything else stays the downloader's:

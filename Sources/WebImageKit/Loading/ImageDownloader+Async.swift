@@ -105,7 +105,7 @@ extension ImageDownloader {
         let subscription = DownloadSubscription(url: url) { result in
             switch result {
             case .failure(let error):
-                token.finish { completion(.failure(error)) }
+                WorkerThreads.processing.submit { token.finish { completion(.failure(error)) } }
             case .success(let downloaded):
                 guard token.isActive else { return }  // cancelled meanwhile: no decode
                 WorkerThreads.processing.submit {

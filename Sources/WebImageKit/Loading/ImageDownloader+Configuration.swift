@@ -126,8 +126,8 @@ extension ImageDownloader {
         /// a thrown error fails the download with ``ImageDownloadError/Code/decryptionFailed``.
         public var decryptor: (@Sendable (Data, DownloadResponse) throws -> Data)?
 
-        /// What sends requests and streams responses; `nil`, the default, is AsyncHTTPClient with this
-        /// configuration's timeout and redirect limit.
+        /// What sends requests and streams responses; `nil`, the default, is the downloader's own HTTP/1.1 client
+        /// (kept-alive connections, this configuration's timeout and redirect limit).
         public var transport: (any DownloadTransport)?
 
         /// Whether download events are also posted to `NotificationCenter.default`; default
@@ -136,6 +136,13 @@ extension ImageDownloader {
 
         /// Creates the default configuration.
         public init() {}
+
+        /// Whether a transfer calls code of the app's besides progress callbacks: hooks, a transport, notification
+        /// observers. Such transfers run on the downloader's transfer threads, never on an event loop.
+        var runsAppCode: Bool {
+            headersFilter != nil || requestModifier != nil || responseModifier != nil || decryptor != nil
+                || transport != nil || postsNotifications
+        }
 
         /// ``timeout``, with zero or less replaced by ``defaultTimeout``.
         var effectiveTimeout: Duration {

@@ -1,7 +1,5 @@
-import AsyncHTTPClient
 import Foundation
 import NIOHTTP1
-import NIOSSL
 
 extension ImageDownloader {
     /// The request for `url`: configured headers, credentials (for their origin only), validators, then the headers filter and
@@ -37,18 +35,5 @@ extension ImageDownloader {
             headers = HTTPHeaders(fields.map { ($0.key, $0.value) })
         }
         return (target, headers)
-    }
-
-    /// The AsyncHTTPClient request for `url` and `headers`, with the per-request TLS options.
-    static func httpRequest(url: URL, headers: HTTPHeaders, options: DownloadOptions) -> HTTPClientRequest {
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.method = .GET
-        request.headers = headers
-        if options.contains(.allowInvalidSSLCertificates) {
-            var tls = TLSConfiguration.makeClientConfiguration()
-            tls.certificateVerification = .none
-            request.tlsConfiguration = tls
-        }
-        return request
     }
 }

@@ -1,8 +1,8 @@
-import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 import NIOSSL
 import WebImageCore
 
@@ -17,7 +17,7 @@ extension ImageDownloader {
     static let sniffLength = 1024
 
     /// Runs one started operation: the transfer, then the completions of the subscribers still attached.
-    func run(_ operationID: UInt64) async {
+    func run(_ operationID: UInt64, on loop: any EventLoop) async {
         guard let (url, options, validators) = state.withLock({ $0.request(for: operationID) }) else { return }
         var outcome: Result<TransferOutcome, ImageDownloadError>
         var attempt = 1
@@ -25,7 +25,7 @@ extension ImageDownloader {
             let configuration = self.configuration  // each attempt uses the configuration of its start
             do {
                 outcome = .success(try await transfer(
-                    operationID, url: url, options: options, validators: validators, configuration: configuration))
+                    operationID, url: url, options: options, validators: validators, configuration: configuration, on: loop))
             } catch {
                 outcome = .failure(Self.classify(error))
             }
@@ -63,7 +63,8 @@ extension ImageDownloader {
     /// Sends the request and collects the body, checking status, type and size as early as possible.
     /// A 304 is accepted only for a conditional request; without validators it is a bad status.
     private func transfer(
-        _ operationID: UInt64, url: URL, options: DownloadOptions, validators: Validators?, configuration: Configuration
+        _ operationID: UInt64, url: URL, options: DownloadOptions, validators: Validators?, configuration: Configuration,
+        on loop: any EventLoop
     ) async throws -> TransferOutcome {
         let (target, headers) = try await makeRequest(url: url, options: options, validators: validators, configuration: configuration)
         try Task.checkCancellation()
@@ -88,7 +89,7 @@ extension ImageDownloader {
             return try await receive(operationID, url: url, head: lowercased, setCookie: setCookie, body: body,
                                      options: options, validators: validators, configuration: configuration)
         }
-        let (final, head, body) = try await get(target, headers: headers, options: options, configuration: configuration)
+        let (final, head, body) = try await get(target, headers: headers, options: options, configuration: configuration, on: loop)
         let response = DownloadResponse(
             url: final, statusCode: Int(head.status.code),
             headers: Dictionary(head.headers.map { ($0.name.lowercased(), $0.value) }) { "\($0), \($1)" })
@@ -101,7 +102,7 @@ extension ImageDownloader {
     /// already visited); credentials and cookies are not sent on to another origin. Returns the URL that answered,
     /// the response head and its body.
     private func get(
-        _ url: URL, headers: HTTPHeaders, options: DownloadOptions, configuration: Configuration
+        _ url: URL, headers: HTTPHeaders, options: DownloadOptions, configuration: Configuration, on loop: any EventLoop
     ) async throws -> (URL, HTTPResponseHead, AsyncThrowingStream<ByteBuffer, any Error>) {
         var url = url
         var headers = headers
@@ -109,7 +110,7 @@ extension ImageDownloader {
         while true {
             let (head, body) = try await connections.get(
                 url, headers: headers, timeout: configuration.effectiveTimeout,
-                verifiesCertificates: !options.contains(.allowInvalidSSLCertificates))
+                verifiesCertificates: !options.contains(.allowInvalidSSLCertificates), on: loop)
             guard [301, 302, 303, 307, 308].contains(head.status.code), let location = head.headers.first(name: "location") else {
                 return (url, head, body)
             }
@@ -159,7 +160,7 @@ extension ImageDownloader {
         if let expected, expected > configuration.maximumResponseSize {
             throw ImageDownloadError(.tooLarge, "Content-Length \(expected) exceeds the limit of \(configuration.maximumResponseSize) bytes")
         }
-        reportProgress(operationID, DownloadProgress(url: url, receivedBytes: 0, expectedBytes: expected))
+        await reportProgress(operationID, DownloadProgress(url: url, receivedBytes: 0, expectedBytes: expected))
         var data = Data()
         data.reserveCapacity(min(expected ?? 64 * 1024, configuration.maximumResponseSize))
         // Encrypted bytes say nothing until decrypted: no sniffing, no partial data.
@@ -175,7 +176,7 @@ extension ImageDownloader {
                     sniffed = true
                     try checkContent(head, data, configuration)
                 }
-                reportProgress(
+                await reportProgress(
                     operationID, DownloadProgress(url: url, receivedBytes: data.count, expectedBytes: expected),
                     data: decryptor == nil ? data : nil)
             }
@@ -233,13 +234,21 @@ extension ImageDownloader {
     }
 
     /// Reports `progress` to the events stream and every subscriber; those that asked for a progressive
-    /// load also get `data`, the bytes so far.
-    private func reportProgress(_ operationID: UInt64, _ progress: DownloadProgress, data: Data? = nil) {
+    /// load also get `data`, the bytes so far. The callbacks run on the downloader's transfer threads: a transfer
+    /// running on an event loop moves there for them and back.
+    private func reportProgress(_ operationID: UInt64, _ progress: DownloadProgress, data: Data? = nil) async {
         if broadcaster.hasListeners { broadcaster.yield(.progress(progress)) }
+        let subscribers = state.withLock { $0.subscribers(of: operationID) }.filter { $0.progress != nil }
+        guard !subscribers.isEmpty else { return }
         var withData = progress
         withData.data = data
-        for subscriber in state.withLock({ $0.subscribers(of: operationID) }) {
-            subscriber.progress?(subscriber.wantsData ? withData : progress)
+        let report = { @Sendable [withData] in
+            for subscriber in subscribers { subscriber.progress?(subscriber.wantsData ? withData : progress) }
+        }
+        if MultiThreadedEventLoopGroup.currentEventLoop == nil {
+            report()
+        } else {
+            await withTaskExecutorPreference(WorkerThreads.transfers) { report() }
         }
     }
 
@@ -247,18 +256,6 @@ extension ImageDownloader {
     static func classify(_ error: any Error) -> ImageDownloadError {
         if let error = error as? ImageDownloadError { return error }
         if error is CancellationError { return .cancelled() }
-        if let error = error as? HTTPClientError {
-            switch error {
-            case .cancelled, .alreadyShutdown:
-                return ImageDownloadError(.cancelled, "the request was cancelled", underlying: error)
-            case .readTimeout, .connectTimeout, .deadlineExceeded, .tlsHandshakeTimeout, .getConnectionFromPoolTimeout:
-                return ImageDownloadError(.timeout, "the server did not answer in time", underlying: error)
-            case .redirectCycleDetected, .redirectLimitReached:
-                return ImageDownloadError(.tooManyRedirects, "redirects looped or exceeded the limit", underlying: error)
-            default:
-                break
-            }
-        }
         if let error = error as? HTTP1ConnectionError {
             switch error {
             case .timedOut: return ImageDownloadError(.timeout, "the server did not answer in time", underlying: error)

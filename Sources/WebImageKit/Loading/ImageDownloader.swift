@@ -1,18 +1,17 @@
 import Foundation
 public import Logging
 import WebImageCore
-import AsyncHTTPClient
 import NIOCore
 import NIOPosix
 
-/// Downloads images over HTTP(S) on one shared `HTTPClient`: one network request per URL however
+/// Downloads images over HTTP(S) on kept-alive HTTP/1.1 connections: one network request per URL however
 /// many callers ask, a concurrency limit with priorities. It loads bytes
 /// (``data(for:options:validators:progress:)``, its ``ImageLoading`` side); ``image(for:options:decoding:coders:progress:)``
 /// adds the same decode stage ``ImageManager`` uses.
 ///
 /// The downloader owns network resources, so it must be shut down: use the scoped form, or call
-/// ``shutdown(finishingDownloads:)`` yourself. (Releasing an unshut downloader trips AsyncHTTPClient's debug-build
-/// precondition in `HTTPClient.deinit`.)
+/// ``shutdown(finishingDownloads:)`` yourself. (An unshut downloader keeps its idle connections, and the event-loop
+/// threads of ``Configuration/eventLoopThreads``, open until the process ends.)
 ///
 /// ```swift
 /// try await withImageDownloader { downloader in
@@ -21,9 +20,10 @@ import NIOPosix
 /// }
 /// ```
 ///
-/// Threading contract: every method may be called from any thread or task. Transfers run on the
-/// downloader's own threads, decoding on WebImageKit's decoding threads; completions and progress
-/// callbacks run on those threads, never on an event loop and never under a lock.
+/// Threading contract: every method may be called from any thread or task. Transfers run on the event loops of
+/// their connections (or on the downloader's own threads when they call the app's hooks), decoding on
+/// WebImageKit's decoding threads; the app's hooks, completions and progress callbacks run on the downloader's or
+/// WebImageKit's own threads, never on an event loop and never under a lock.
 public final class ImageDownloader: Sendable {
     /// How the downloader downloads. A change applies to the downloads that start afterwards: headers,
     /// credentials, timeout, limits and hooks; a new concurrency limit or
@@ -203,13 +203,20 @@ public final class ImageDownloader: Sendable {
 
     /// Starts every queued operation that may run now; called with the lock held.
     ///
-    /// Transfers run on the downloader's own threads (``WorkerThreads/transfers``), not on Swift's
-    /// cooperative pool: a process whose cooperative threads are all busy still reads response bodies
-    /// before their idle timeouts fire. Decoding goes to ``WorkerThreads/processing``.
+    /// A transfer runs on the event loop of its connection, where the response's bytes arrive, so that a response
+    /// wakes no other thread before its callers; one that calls the app's code (``Configuration/runsAppCode``)
+    /// runs on the downloader's own threads (``WorkerThreads/transfers``) instead, as do progress callbacks. Neither
+    /// is Swift's cooperative pool: a process whose cooperative threads are all busy still reads response bodies
+    /// before their timeouts fire. Decoding goes to ``WorkerThreads/processing``.
     func startReady(_ state: inout DownloaderState) {
+        let onTransferThreads = state.configuration.runsAppCode
         for id in state.takeReady() {
-            let task = Task.detached(executorPreference: WorkerThreads.transfers, priority: .medium) { [self] in
-                await run(id)
+            let request = state.request(for: id)
+            let loop = connections.executor(
+                for: request?.url, verifiesCertificates: request?.options.contains(.allowInvalidSSLCertificates) != true)
+            let executor: any TaskExecutor = onTransferThreads ? WorkerThreads.transfers : loop
+            let task = Task.detached(executorPreference: executor, priority: .medium) { [self] in
+                await run(id, on: loop.loop)
             }
             state.setTask(task, for: id)
         }

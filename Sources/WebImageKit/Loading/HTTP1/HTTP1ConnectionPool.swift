@@ -21,44 +21,59 @@ final class HTTP1ConnectionPool: Sendable {
         let verifiesCertificates: Bool
     }
 
-    /// How long an idle connection is kept for reuse.
-    static let idleLifetime = TimeAmount.seconds(60)
-    /// Idle connections kept per origin; more are closed.
+    /// Idle connections kept per origin; more are closed. (Each closes after
+    /// ``HTTP1ExchangeHandler/idleLifetime`` unused.)
     static let maximumIdlePerOrigin = 16
 
-    private struct Idle {
-        let connection: HTTP1Connection
-        let since: NIODeadline
-    }
-
     private struct State {
-        var idle: [Origin: [Idle]] = [:]
+        var idle: [Origin: [HTTP1Connection]] = [:]
         var isShutDown = false
     }
 
     private let group: any EventLoopGroup
+    /// One executor per event loop of the group, handed out in turn.
+    let executors: [EventLoopExecutor]
+    private let nextExecutor = LockedValue(0)
     private let state = LockedValue(State())
     private let tls: LockedValue<[Bool: NIOSSLContext]> = LockedValue([:])
 
     init(group: any EventLoopGroup) {
         self.group = group
+        executors = group.makeIterator().map { EventLoopExecutor($0) }
+    }
+
+    /// The executor for a transfer of `url`: the event loop of an idle connection to its origin (the calling
+    /// thread's loop first, if it has one), else the calling thread's loop when it is one of the group's (a transfer
+    /// that ends starts the next one where it ran, waking no other thread), else the loop whose turn it is.
+    func executor(for url: URL?, verifiesCertificates: Bool) -> EventLoopExecutor {
+        let current = executors.first { $0.loop.inEventLoop }
+        if let url, let origin = try? Self.request(for: url, headers: [:], verifiesCertificates: verifiesCertificates).0 {
+            let idleLoops = state.withLock { state in (state.idle[origin] ?? []).map { $0.channel.eventLoop } }
+            if let current, idleLoops.contains(where: { $0 === current.loop }) { return current }
+            if let idle = executors.first(where: { executor in idleLoops.contains { $0 === executor.loop } }) { return idle }
+        }
+        if let current { return current }
+        return nextExecutor.withLock { index in
+            defer { index = (index + 1) % executors.count }
+            return executors[index]
+        }
     }
 
     /// Sends a `GET` for `url` with `headers` and returns the response head and its body.
     /// - Parameter timeout: The longest wait to connect, for the head and between reads of the body.
     func get(
-        _ url: URL, headers: HTTPHeaders, timeout: Duration, verifiesCertificates: Bool
+        _ url: URL, headers: HTTPHeaders, timeout: Duration, verifiesCertificates: Bool, on loop: any EventLoop
     ) async throws -> (HTTPResponseHead, AsyncThrowingStream<ByteBuffer, any Error>) {
         let (origin, requestHead) = try Self.request(for: url, headers: headers, verifiesCertificates: verifiesCertificates)
         let limit = TimeAmount.nanoseconds(Int64(timeout / .nanoseconds(1)))
-        if let reused = takeIdle(origin) {
+        if let reused = takeIdle(origin, on: loop) {
             do {
                 return try await reused.exchange(requestHead, timeout: limit)
             } catch HTTP1ConnectionError.closed where !Task.isCancelled {
                 // The server closed the idle connection as the request went out: once more on a new one.
             }
         }
-        let connection = try await connect(origin, timeout: limit)
+        let connection = try await connect(origin, timeout: limit, on: loop)
         return try await connection.exchange(requestHead, timeout: limit)
     }
 
@@ -67,19 +82,19 @@ final class HTTP1ConnectionPool: Sendable {
         let idle = state.withLock { state in
             state.isShutDown = true
             defer { state.idle = [:] }
-            return state.idle.values.flatMap { $0.map(\.connection) }
+            return state.idle.values.flatMap { $0 }
         }
         for entry in idle { try? await entry.channel.close() }
     }
 
     // MARK: Connections
 
-    private func takeIdle(_ origin: Origin) -> HTTP1Connection? {
-        let now = NIODeadline.now()
-        return state.withLock { state in
-            while let entry = state.idle[origin]?.popLast() {
-                if entry.connection.channel.isActive, now - entry.since < Self.idleLifetime { return entry.connection }
-                entry.connection.channel.close(promise: nil)
+    /// An open idle connection to `origin` on `loop`, taken out of the pool.
+    private func takeIdle(_ origin: Origin, on loop: any EventLoop) -> HTTP1Connection? {
+        state.withLock { state in
+            while let index = state.idle[origin]?.lastIndex(where: { $0.channel.eventLoop === loop }),
+                let connection = state.idle[origin]?.remove(at: index) {
+                if connection.channel.isActive { return connection }
             }
             return nil
         }
@@ -91,7 +106,7 @@ final class HTTP1ConnectionPool: Sendable {
             guard !state.isShutDown, state.idle[connection.origin, default: []].count < Self.maximumIdlePerOrigin else {
                 return false
             }
-            state.idle[connection.origin, default: []].append(Idle(connection: connection, since: .now()))
+            state.idle[connection.origin, default: []].append(connection)
             return true
         }
         if !kept { connection.channel.close(promise: nil) }
@@ -100,14 +115,14 @@ final class HTTP1ConnectionPool: Sendable {
     /// Forgets a connection that closed.
     fileprivate func remove(_ connection: HTTP1Connection) {
         state.withLock { state in
-            state.idle[connection.origin]?.removeAll { $0.connection === connection }
+            state.idle[connection.origin]?.removeAll { $0 === connection }
         }
     }
 
-    private func connect(_ origin: Origin, timeout: TimeAmount) async throws -> HTTP1Connection {
+    private func connect(_ origin: Origin, timeout: TimeAmount, on loop: any EventLoop) async throws -> HTTP1Connection {
         let context = origin.isTLS ? try tlsContext(verifiesCertificates: origin.verifiesCertificates) : nil
         let serverName = context != nil && !Self.isAddress(origin.host) ? origin.host : nil
-        let channel = try await ClientBootstrap(group: group)
+        let channel = try await ClientBootstrap(group: loop)
             .connectTimeout(timeout)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
@@ -152,19 +167,19 @@ final class HTTP1ConnectionPool: Sendable {
     static func request(
         for url: URL, headers: HTTPHeaders, verifiesCertificates: Bool
     ) throws -> (Origin, HTTPRequestHead) {
-        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
-            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = components.host, !host.isEmpty
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host(percentEncoded: false), !host.isEmpty
         else {
             throw ImageDownloadError(.invalidURL, "\(url.absoluteString) is not an http(s) URL")
         }
         let isTLS = scheme == "https"
         let defaultPort = isTLS ? 443 : 80
-        let port = components.port ?? defaultPort
+        let port = url.port ?? defaultPort
         let bareHost = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         let origin = Origin(isTLS: isTLS, host: bareHost, port: port, verifiesCertificates: verifiesCertificates)
-        var target = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
-        if let query = components.percentEncodedQuery { target += "?" + query }
+        let path = url.path(percentEncoded: true)
+        var target = path.isEmpty ? "/" : path
+        if let query = url.query(percentEncoded: true) { target += "?" + query }
         var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target)
         let authority = bareHost.contains(":") ? "[\(bareHost)]" : bareHost
         head.headers.add(name: "Host", value: port == defaultPort ? authority : "\(authority):\(port)")

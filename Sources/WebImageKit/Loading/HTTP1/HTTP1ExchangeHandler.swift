@@ -13,10 +13,13 @@ enum HTTP1ResponseEvent: Sendable {
 /// ``begin(_:timeout:)`` started, hands its parts to that exchange's sink, and once the response has ended (and
 /// both sides allow it) tells its ``HTTP1Connection`` that the connection is free for the next request.
 ///
-/// The read timeout is the longest wait for the first byte of the head and between reads of the body; an idle
-/// connection closed by the server leaves the pool.
+/// The read timeout is the longest wait for the first byte of the head and between reads of the body. A connection
+/// left idle for ``idleLifetime`` closes (and so leaves the pool), as does one the server closes.
 final class HTTP1ExchangeHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPClientResponsePart
+
+    /// How long a connection waits idle for its next request before it closes.
+    static let idleLifetime = TimeAmount.seconds(60)
 
     /// Where one exchange's parts go; `nil` with an error ends it (the error is the cause).
     typealias Sink = (Result<HTTP1ResponseEvent, any Error>) -> Void
@@ -26,7 +29,7 @@ final class HTTP1ExchangeHandler: ChannelInboundHandler, RemovableChannelHandler
     private var exchange: HTTP1Exchange?
     private var keepAlive = true
     private var timeout = TimeAmount.seconds(15)
-    private var lastRead = NIODeadline.now()
+    private var lastRead = NIODeadline.uptimeNanoseconds(0)
     private var timer: Scheduled<Void>?
     private weak var context: ChannelHandlerContext?
     /// Called on the event loop when a response ended and the connection may carry another request.
@@ -41,7 +44,8 @@ final class HTTP1ExchangeHandler: ChannelInboundHandler, RemovableChannelHandler
         self.sink = sink
         self.timeout = timeout
         keepAlive = true
-        lastRead = .now()
+        lastRead = now
+        timer?.cancel()
         scheduleTimer(at: lastRead + timeout)
     }
 
@@ -54,7 +58,7 @@ final class HTTP1ExchangeHandler: ChannelInboundHandler, RemovableChannelHandler
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        lastRead = .now()
+        lastRead = now
         let part = unwrapInboundIn(data)
         guard let sink else {
             context.close(promise: nil)  // bytes no request asked for
@@ -71,6 +75,7 @@ final class HTTP1ExchangeHandler: ChannelInboundHandler, RemovableChannelHandler
             timer?.cancel()
             sink(.success(.end))
             if keepAlive, context.channel.isActive {
+                scheduleTimer(at: now + Self.idleLifetime)
                 onReusable?()
             } else {
                 context.close(promise: nil)
@@ -95,6 +100,9 @@ final class HTTP1ExchangeHandler: ChannelInboundHandler, RemovableChannelHandler
         sink(.failure(error))
     }
 
+    /// The event loop's clock (a test's embedded loop has its own).
+    private var now: NIODeadline { context?.eventLoop.now ?? .now() }
+
     private func scheduleTimer(at deadline: NIODeadline) {
         guard let context else { return }
         timer = context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(deadline: deadline) { [weak self] in
@@ -103,9 +111,12 @@ final class HTTP1ExchangeHandler: ChannelInboundHandler, RemovableChannelHandler
     }
 
     private func timerFired() {
-        guard sink != nil else { return }
+        guard sink != nil else {
+            context?.close(promise: nil)  // idle for the whole lifetime
+            return
+        }
         let due = lastRead + timeout
-        if due > .now() {
+        if due > now {
             scheduleTimer(at: due)
         } else {
             fail(HTTP1ConnectionError.timedOut)
