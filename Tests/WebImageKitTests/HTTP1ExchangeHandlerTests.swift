@@ -106,6 +106,17 @@ import Testing
         #expect(reusable == 0 && !channel.isActive)
     }
 
+    @Test func aBodyOverTheLimitEndsTheExchangeAsTooLargeAndClosesTheConnection() throws {
+        let (channel, handler) = try Self.connectedChannel()
+        let received = Received()
+        handler.begin(HTTP1Exchange(), received.sink, timeout: .seconds(5), maximumBodyBytes: 100)
+        try channel.writeInbound(HTTPClientResponsePart.head(HTTPResponseHead(version: .http1_1, status: .ok)))
+        try channel.writeInbound(HTTPClientResponsePart.body(ByteBuffer(repeating: 1, count: 60)))
+        _ = try? channel.writeInbound(HTTPClientResponsePart.body(ByteBuffer(repeating: 1, count: 60)))
+        #expect((received.error as? ImageDownloadError)?.code == .tooLarge)
+        #expect(received.bodyBytes == 60 && !channel.isActive)
+    }
+
     @Test func theConnectionClosingMidResponseEndsTheExchangeWithClosed() throws {
         let (channel, handler) = try Self.connectedChannel()
         let received = Received()

@@ -22,7 +22,7 @@ extension ImageDownloader {
     /// is the downloader.
     func emit(_ event: DownloadEvent) {
         broadcaster.yield(event)
-        if configuration.postsNotifications, let name = event.notificationName {
+        if state.withLock({ $0.configuration.postsNotifications }), let name = event.notificationName {
             NotificationCenter.default.post(name: name, object: self, userInfo: [Self.urlUserInfoKey: event.url])
         }
     }

@@ -110,7 +110,7 @@ extension ImageDownloader {
         while true {
             let (head, body) = try await connections.get(
                 url, headers: headers, timeout: configuration.effectiveTimeout,
-                verifiesCertificates: !options.contains(.allowInvalidSSLCertificates), on: loop)
+                maximumBodyBytes: configuration.maximumResponseSize, verifiesCertificates: !options.contains(.allowInvalidSSLCertificates), on: loop)
             guard [301, 302, 303, 307, 308].contains(head.status.code), let location = head.headers.first(name: "location") else {
                 return (url, head, body)
             }

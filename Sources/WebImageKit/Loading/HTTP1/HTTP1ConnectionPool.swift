@@ -60,21 +60,25 @@ final class HTTP1ConnectionPool: Sendable {
     }
 
     /// Sends a `GET` for `url` with `headers` and returns the response head and its body.
-    /// - Parameter timeout: The longest wait to connect, for the head and between reads of the body.
+    /// - Parameters:
+    ///   - timeout: The longest wait to connect, for the head and between reads of the body.
+    ///   - maximumBodyBytes: A longer body fails with ``ImageDownloadError/Code/tooLarge`` as it arrives.
+    ///   - loop: The event loop of the connection (the caller's, ideally).
     func get(
-        _ url: URL, headers: HTTPHeaders, timeout: Duration, verifiesCertificates: Bool, on loop: any EventLoop
+        _ url: URL, headers: HTTPHeaders, timeout: Duration, maximumBodyBytes: Int, verifiesCertificates: Bool,
+        on loop: any EventLoop
     ) async throws -> (HTTPResponseHead, AsyncThrowingStream<ByteBuffer, any Error>) {
         let (origin, requestHead) = try Self.request(for: url, headers: headers, verifiesCertificates: verifiesCertificates)
         let limit = TimeAmount.nanoseconds(Int64(timeout / .nanoseconds(1)))
         if let reused = takeIdle(origin, on: loop) {
             do {
-                return try await reused.exchange(requestHead, timeout: limit)
-            } catch HTTP1ConnectionError.closed where !Task.isCancelled {
+                return try await reused.exchange(requestHead, timeout: limit, maximumBodyBytes: maximumBodyBytes)
+            } catch where Self.serverDroppedTheConnection(error) && !Task.isCancelled {
                 // The server closed the idle connection as the request went out: once more on a new one.
             }
         }
         let connection = try await connect(origin, timeout: limit, on: loop)
-        return try await connection.exchange(requestHead, timeout: limit)
+        return try await connection.exchange(requestHead, timeout: limit, maximumBodyBytes: maximumBodyBytes)
     }
 
     /// Closes every idle connection; connections in use close when their exchange ends.
@@ -189,6 +193,12 @@ final class HTTP1ConnectionPool: Sendable {
         return (origin, head)
     }
 
+    /// Whether an exchange failed before its head because the connection closed or was reset.
+    private static func serverDroppedTheConnection(_ error: any Error) -> Bool {
+        if case HTTP1ConnectionError.closed = error { return true }
+        return error is IOError || error is ChannelError
+    }
+
     private static func isAddress(_ host: String) -> Bool {
         (try? SocketAddress(ipAddress: host, port: 0)) != nil
     }
@@ -209,7 +219,7 @@ final class HTTP1Connection: Sendable {
     /// Sends `head` and waits for the response head; the body follows in the stream. Cancelling the calling task
     /// before the head arrives, or ending the body's iteration early, closes the connection.
     func exchange(
-        _ head: HTTPRequestHead, timeout: TimeAmount
+        _ head: HTTPRequestHead, timeout: TimeAmount, maximumBodyBytes: Int
     ) async throws -> (HTTPResponseHead, AsyncThrowingStream<ByteBuffer, any Error>) {
         let (body, continuation) = AsyncThrowingStream<ByteBuffer, any Error>.makeStream()
         let eventLoop = channel.eventLoop
@@ -232,7 +242,7 @@ final class HTTP1Connection: Sendable {
                     if headPending { responseHead.fail(error) }
                     continuation.finish(throwing: error)
                 }
-            }, timeout: timeout)
+            }, timeout: timeout, maximumBodyBytes: maximumBodyBytes)
             channel.write(HTTPClientRequestPart.head(head), promise: nil)
             channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
         }

@@ -29,6 +29,9 @@ final class HTTP1ExchangeHandler: ChannelInboundHandler, RemovableChannelHandler
     private var exchange: HTTP1Exchange?
     private var keepAlive = true
     private var timeout = TimeAmount.seconds(15)
+    /// The most body bytes the current exchange takes; more fail it (the reader may be slower than the network).
+    private var maximumBodyBytes = Int.max
+    private var bodyBytes = 0
     private var lastRead = NIODeadline.uptimeNanoseconds(0)
     private var timer: Scheduled<Void>?
     private weak var context: ChannelHandlerContext?
@@ -37,12 +40,15 @@ final class HTTP1ExchangeHandler: ChannelInboundHandler, RemovableChannelHandler
 
     func handlerAdded(context: ChannelHandlerContext) { self.context = context }
 
-    /// Starts an exchange: the response parts that arrive from now on go to `sink`.
-    func begin(_ exchange: HTTP1Exchange, _ sink: @escaping Sink, timeout: TimeAmount) {
+    /// Starts an exchange: the response parts that arrive from now on go to `sink`; a body longer than
+    /// `maximumBodyBytes` ends it with ``ImageDownloadError/Code/tooLarge``.
+    func begin(_ exchange: HTTP1Exchange, _ sink: @escaping Sink, timeout: TimeAmount, maximumBodyBytes: Int = .max) {
         precondition(self.sink == nil, "an HTTP/1.1 connection carries one exchange at a time")
         self.exchange = exchange
         self.sink = sink
         self.timeout = timeout
+        self.maximumBodyBytes = maximumBodyBytes
+        bodyBytes = 0
         keepAlive = true
         lastRead = now
         timer?.cancel()
@@ -69,6 +75,12 @@ final class HTTP1ExchangeHandler: ChannelInboundHandler, RemovableChannelHandler
             keepAlive = head.isKeepAlive
             sink(.success(.head(head)))
         case .body(let buffer):
+            bodyBytes += buffer.readableBytes
+            guard bodyBytes <= maximumBodyBytes else {
+                fail(ImageDownloadError(.tooLarge, "the body exceeds the limit of \(maximumBodyBytes) bytes"))
+                context.close(promise: nil)
+                return
+            }
             sink(.success(.body(buffer)))
         case .end:
             self.sink = nil
