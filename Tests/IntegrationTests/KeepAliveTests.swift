@@ -130,8 +130,11 @@ final class CountingOrigin: Sendable {
                 if closes { headers.add(name: "Connection", value: "close") }
                 context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
                 context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: origin.png)))), promise: nil)
-                let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
-                if closes { written.whenComplete { _ in context.close(promise: nil) } }
+                if closes {
+                    context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+                } else {
+                    context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+                }
             }
         }
     }

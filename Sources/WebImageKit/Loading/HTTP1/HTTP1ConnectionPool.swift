@@ -88,7 +88,8 @@ final class HTTP1ConnectionPool: Sendable {
             defer { state.idle = [:] }
             return state.idle.values.flatMap { $0 }
         }
-        for entry in idle { try? await entry.channel.close() }
+        for connection in idle { connection.channel.close(promise: nil) }
+        for connection in idle { try? await connection.channel.closeFuture.get() }
     }
 
     // MARK: Connections
@@ -126,7 +127,7 @@ final class HTTP1ConnectionPool: Sendable {
     private func connect(_ origin: Origin, timeout: TimeAmount, on loop: any EventLoop) async throws -> HTTP1Connection {
         let context = origin.isTLS ? try tlsContext(verifiesCertificates: origin.verifiesCertificates) : nil
         let serverName = context != nil && !Self.isAddress(origin.host) ? origin.host : nil
-        let channel = try await ClientBootstrap(group: loop)
+        let bootstrap = ClientBootstrap(group: loop)
             .connectTimeout(timeout)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
@@ -139,7 +140,13 @@ final class HTTP1ConnectionPool: Sendable {
                     try pipeline.addHandler(HTTP1ExchangeHandler())
                 }
             }
-            .connect(host: origin.host, port: origin.port).get()
+        // An address needs no resolver (and its thread hop); a name goes through NIO's happy-eyeballs connector.
+        let connecting = if let address = try? SocketAddress(ipAddress: origin.host, port: origin.port) {
+            bootstrap.connect(to: address)
+        } else {
+            bootstrap.connect(host: origin.host, port: origin.port)
+        }
+        let channel = try await connecting.get()
         return try await channel.eventLoop.submit { [self] in
             let handler = try channel.pipeline.syncOperations.handler(type: HTTP1ExchangeHandler.self)
             let connection = HTTP1Connection(channel: channel, handler: NIOLoopBound(handler, eventLoop: channel.eventLoop), origin: origin)
