@@ -122,10 +122,7 @@ struct GuardedHTTPTransport: DownloadTransport {
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         let pipeline = channel.pipeline.syncOperations
-                        if let tls {
-                            try pipeline.addHandler(NIOSSLClientHandler(context: tls, serverHostname: hostName))
-                        }
-                        try pipeline.addHTTPClientHandlers()
+                        try pipeline.addHTTP1ClientHandlers(tls: tls, serverHostname: hostName)
                         try pipeline.addHandler(IdleStateHandler(readTimeout: readTimeout))
                         try pipeline.addHandler(ResponseStreamHandler(head: headPromise, body: continuation))
                     }

@@ -133,10 +133,7 @@ final class HTTP1ConnectionPool: Sendable {
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
-                    if let context {
-                        try pipeline.addHandler(NIOSSLClientHandler(context: context, serverHostname: serverName))
-                    }
-                    try pipeline.addHTTPClientHandlers()
+                    try pipeline.addHTTP1ClientHandlers(tls: context, serverHostname: serverName)
                     try pipeline.addHandler(HTTP1ExchangeHandler())
                 }
             }
