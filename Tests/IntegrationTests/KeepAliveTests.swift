@@ -3,16 +3,23 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import Testing
-import WebImageKit
+@testable import WebImageKit
 import WebImageTestSupport
 
 /// The downloader's own HTTP/1.1 client against an origin that counts its connections: kept-alive connections
 /// are reused, a connection the server closes is not, and a request the server drops on a reused connection is
-/// sent again on a new one.
+/// sent again on a new one. Idle connections are kept for an hour here: under the thread sanitizer a starved
+/// test can pause for over a minute between two downloads, longer than the default idle lifetime.
 @Suite struct KeepAliveTests {
+    static var configuration: ImageDownloader.Configuration {
+        var configuration = ImageDownloader.Configuration()
+        configuration.idleConnectionLifetime = .seconds(3600)
+        return configuration
+    }
+
     @Test func downloadsOneAfterAnotherShareOneConnection() async throws {
         try await CountingOrigin.with(.keepAlive) { origin, base in
-            try await withImageDownloader { downloader in
+            try await withImageDownloader(configuration: Self.configuration) { downloader in
                 for index in 0..<5 {
                     _ = try await downloader.data(for: base.appendingPathComponent("\(index).png"))
                 }
@@ -23,7 +30,7 @@ import WebImageTestSupport
 
     @Test func aResponseSayingConnectionCloseIsFollowedByANewConnection() async throws {
         try await CountingOrigin.with(.closeAfterEachResponse) { origin, base in
-            try await withImageDownloader { downloader in
+            try await withImageDownloader(configuration: Self.configuration) { downloader in
                 for index in 0..<3 {
                     _ = try await downloader.data(for: base.appendingPathComponent("\(index).png"))
                 }
@@ -34,7 +41,7 @@ import WebImageTestSupport
 
     @Test func aRequestTheServerDropsOnAReusedConnectionIsSentAgainOnANewOne() async throws {
         try await CountingOrigin.with(.dropSecondRequestOfEachConnection) { origin, base in
-            try await withImageDownloader { downloader in
+            try await withImageDownloader(configuration: Self.configuration) { downloader in
                 let first = try await downloader.data(for: base.appendingPathComponent("first.png"))
                 let second = try await downloader.data(for: base.appendingPathComponent("second.png"))
                 #expect(first.data == second.data)
@@ -46,7 +53,7 @@ import WebImageTestSupport
 
     @Test func theRequestCarriesTheHostWithItsPortAndThePathAndQueryAsSpelled() async throws {
         try await CountingOrigin.with(.keepAlive) { origin, base in
-            try await withImageDownloader { downloader in
+            try await withImageDownloader(configuration: Self.configuration) { downloader in
                 let url = try #require(URL(string: "\(base)/a%20b/c.png?size=2&name=x%2Fy"))
                 _ = try await downloader.data(for: url)
             }

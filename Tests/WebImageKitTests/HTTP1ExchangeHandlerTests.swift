@@ -91,7 +91,7 @@ import Testing
         let (channel, handler) = try Self.connectedChannel()
         handler.begin(HTTP1Exchange(), Received().sink, timeout: .seconds(5))
         try Self.respond(channel, bytes: 1)
-        channel.embeddedEventLoop.advanceTime(by: HTTP1ExchangeHandler.idleLifetime - .seconds(1))
+        channel.embeddedEventLoop.advanceTime(by: handler.idleLifetime - .seconds(1))
         #expect(channel.isActive)
         channel.embeddedEventLoop.advanceTime(by: .seconds(1))
         #expect(!channel.isActive)
@@ -115,6 +115,14 @@ import Testing
         _ = try? channel.writeInbound(HTTPClientResponsePart.body(ByteBuffer(repeating: 1, count: 60)))
         #expect((received.error as? ImageDownloadError)?.code == .tooLarge)
         #expect(received.bodyBytes == 60 && !channel.isActive)
+    }
+
+    @Test func anExchangeBegunOnAConnectionThatAlreadyClosedEndsAtOnceWithClosed() throws {
+        let (channel, handler) = try Self.connectedChannel()
+        try channel.close().wait()
+        let received = Received()
+        handler.begin(HTTP1Exchange(), received.sink, timeout: .seconds(5))
+        #expect((received.error as? HTTP1ConnectionError).map { "\($0)" } == "\(HTTP1ConnectionError.closed)")
     }
 
     @Test func theConnectionClosingMidResponseEndsTheExchangeWithClosed() throws {

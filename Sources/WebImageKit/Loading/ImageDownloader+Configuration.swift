@@ -134,6 +134,10 @@ extension ImageDownloader {
         /// false: ``ImageDownloader/events()`` is the way to observe them, and posting costs every download.
         public var postsNotifications = false
 
+        /// How long an unused connection is kept for the next request: 60 s. Read when the downloader is created;
+        /// not public (tests lengthen it, so that a starved test's pauses do not close its connection).
+        var idleConnectionLifetime = Duration.seconds(60)
+
         /// Creates the default configuration.
         public init() {}
 

@@ -86,7 +86,7 @@ public final class ImageDownloader: Sendable {
             ownedGroup = nil
             group = MultiThreadedEventLoopGroup.singleton
         }
-        connections = HTTP1ConnectionPool(group: group)
+        connections = HTTP1ConnectionPool(group: group, idleLifetime: configuration.idleConnectionLifetime)
         state = LockedValue(DownloaderState(configuration: configuration))
     }
 

@@ -21,9 +21,10 @@ final class HTTP1ConnectionPool: Sendable {
         let verifiesCertificates: Bool
     }
 
-    /// Idle connections kept per origin; more are closed. (Each closes after
-    /// ``HTTP1ExchangeHandler/idleLifetime`` unused.)
+    /// Idle connections kept per origin; more are closed.
     static let maximumIdlePerOrigin = 16
+    /// How long a connection is kept unused before it closes.
+    let idleLifetime: TimeAmount
 
     private struct State {
         var idle: [Origin: [HTTP1Connection]] = [:]
@@ -37,8 +38,9 @@ final class HTTP1ConnectionPool: Sendable {
     private let state = LockedValue(State())
     private let tls: LockedValue<[Bool: NIOSSLContext]> = LockedValue([:])
 
-    init(group: any EventLoopGroup) {
+    init(group: any EventLoopGroup, idleLifetime: Duration = .seconds(60)) {
         self.group = group
+        self.idleLifetime = .nanoseconds(Int64(idleLifetime / .nanoseconds(1)))
         executors = group.makeIterator().map { EventLoopExecutor($0) }
     }
 
@@ -127,6 +129,7 @@ final class HTTP1ConnectionPool: Sendable {
     private func connect(_ origin: Origin, timeout: TimeAmount, on loop: any EventLoop) async throws -> HTTP1Connection {
         let context = origin.isTLS ? try tlsContext(verifiesCertificates: origin.verifiesCertificates) : nil
         let serverName = context != nil && !Self.isAddress(origin.host) ? origin.host : nil
+        let idleLifetime = self.idleLifetime
         let bootstrap = ClientBootstrap(group: loop)
             .connectTimeout(timeout)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
@@ -134,7 +137,7 @@ final class HTTP1ConnectionPool: Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
                     try pipeline.addHTTP1ClientHandlers(tls: context, serverHostname: serverName)
-                    try pipeline.addHandler(HTTP1ExchangeHandler())
+                    try pipeline.addHandler(HTTP1ExchangeHandler(idleLifetime: idleLifetime))
                 }
             }
         // An address needs no resolver (and its thread hop); a name goes through NIO's happy-eyeballs connector.

@@ -14,12 +14,16 @@ enum HTTP1ResponseEvent: Sendable {
 /// both sides allow it) tells its ``HTTP1Connection`` that the connection is free for the next request.
 ///
 /// The read timeout is the longest wait for the first byte of the head and between reads of the body. A connection
-/// left idle for ``idleLifetime`` closes (and so leaves the pool), as does one the server closes.
+/// left idle for its ``idleLifetime`` closes (and so leaves the pool), as does one the server closes.
 final class HTTP1ExchangeHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPClientResponsePart
 
     /// How long a connection waits idle for its next request before it closes.
-    static let idleLifetime = TimeAmount.seconds(60)
+    let idleLifetime: TimeAmount
+
+    init(idleLifetime: TimeAmount = .seconds(60)) {
+        self.idleLifetime = idleLifetime
+    }
 
     /// Where one exchange's parts go; `nil` with an error ends it (the error is the cause).
     typealias Sink = (Result<HTTP1ResponseEvent, any Error>) -> Void
@@ -34,6 +38,8 @@ final class HTTP1ExchangeHandler: ChannelInboundHandler, RemovableChannelHandler
     private var bodyBytes = 0
     private var lastRead = NIODeadline.uptimeNanoseconds(0)
     private var timer: Scheduled<Void>?
+    /// Which scheduling of the timer is current: a callback of an earlier one (cancelled too late) does nothing.
+    private var timerGeneration = 0
     private weak var context: ChannelHandlerContext?
     /// Called on the event loop when a response ended and the connection may carry another request.
     var onReusable: (() -> Void)?
@@ -52,6 +58,11 @@ final class HTTP1ExchangeHandler: ChannelInboundHandler, RemovableChannelHandler
         keepAlive = true
         lastRead = now
         timer?.cancel()
+        guard context?.channel.isActive == true else {
+            // Closed between leaving the pool and this request: no event would come but the timer's.
+            fail(HTTP1ConnectionError.closed)
+            return
+        }
         scheduleTimer(at: lastRead + timeout)
     }
 
@@ -83,15 +94,17 @@ final class HTTP1ExchangeHandler: ChannelInboundHandler, RemovableChannelHandler
             }
             sink(.success(.body(buffer)))
         case .end:
+            // The connection is back in the pool before the exchange hears of the end, so that a caller it
+            // completes finds it there for its next request.
             self.sink = nil
             timer?.cancel()
-            sink(.success(.end))
             if keepAlive, context.channel.isActive {
-                scheduleTimer(at: now + Self.idleLifetime)
+                scheduleTimer(at: now + idleLifetime)
                 onReusable?()
             } else {
                 context.close(promise: nil)
             }
+            sink(.success(.end))
         }
     }
 
@@ -117,12 +130,15 @@ final class HTTP1ExchangeHandler: ChannelInboundHandler, RemovableChannelHandler
 
     private func scheduleTimer(at deadline: NIODeadline) {
         guard let context else { return }
+        timerGeneration &+= 1
+        let generation = timerGeneration
         timer = context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(deadline: deadline) { [weak self] in
-            self?.timerFired()
+            self?.timerFired(generation)
         }
     }
 
-    private func timerFired() {
+    private func timerFired(_ generation: Int) {
+        guard generation == timerGeneration else { return }
         guard sink != nil else {
             context?.close(promise: nil)  // idle for the whole lifetime
             return
