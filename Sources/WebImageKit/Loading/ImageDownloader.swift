@@ -123,7 +123,7 @@ public final class ImageDownloader: Sendable {
             await task.value
         }
         broadcaster.finish()
-        await connections.shutdown()
+        connections.shutdown()
         try await ownedGroup?.shutdownGracefully()
     }
 

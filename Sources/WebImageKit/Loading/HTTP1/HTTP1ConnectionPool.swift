@@ -83,15 +83,15 @@ final class HTTP1ConnectionPool: Sendable {
         return try await connection.exchange(requestHead, timeout: limit, maximumBodyBytes: maximumBodyBytes)
     }
 
-    /// Closes every idle connection; connections in use close when their exchange ends.
-    func shutdown() async {
+    /// Closes every idle connection (without waiting for the closes: an event-loop group the downloader owns waits
+    /// for its channels when it shuts down); connections in use close when their exchange ends.
+    func shutdown() {
         let idle = state.withLock { state in
             state.isShutDown = true
             defer { state.idle = [:] }
             return state.idle.values.flatMap { $0 }
         }
         for connection in idle { connection.channel.close(promise: nil) }
-        for connection in idle { try? await connection.channel.closeFuture.get() }
     }
 
     // MARK: Connections
