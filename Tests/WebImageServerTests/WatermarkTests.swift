@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import WebImageCore
 import WebImageKit
 import WebImageTestSupport
 @testable import WebImageServer
@@ -150,11 +151,16 @@ import WebImageTestSupport
         #expect(fromPath.watermark?.image.pixels[5, 5] == Self.green)
         let origin = try SourceOrigin()
         try await origin.run { base in
-            let fromURL = try ServerSettings(environment: ["IMGPROXY_WATERMARK_URL": base + "/alpha.png"]).configuration()
-            #expect(fromURL.watermark?.image.pixelSize == PixelSize(width: 64, height: 32))
-            #expect(throws: ServerSettingsError.self) {
-                _ = try ServerSettings(environment: ["IMGPROXY_WATERMARK_URL": base + "/status/404"]).configuration()
+            // The settings fetch the URL synchronously: off the cooperative pool, which the origin's handlers need
+            // (with every cooperative thread blocked, as under the thread sanitizer, the fetch waited out its deadline).
+            let fromURL = try await WorkerThreads.processing.run {
+                try ServerSettings(environment: ["IMGPROXY_WATERMARK_URL": base + "/alpha.png"]).configuration()
             }
+            #expect(fromURL.watermark?.image.pixelSize == PixelSize(width: 64, height: 32))
+            let missing = await WorkerThreads.processing.run {
+                Result { try ServerSettings(environment: ["IMGPROXY_WATERMARK_URL": base + "/status/404"]).configuration() }
+            }
+            #expect(throws: ServerSettingsError.self) { try missing.get() }
         }
         let report = try ServerSettings(environment: ["IMGPROXY_WATERMARK_PATH": file.path]).report()
         #expect(report.contains { $0.hasPrefix("watermark-data = 20×10 png") })
