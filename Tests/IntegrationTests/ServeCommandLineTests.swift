@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import Testing
 import WebImageKit
+import WebImageTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,12 +27,14 @@ import Glibc
         let origin = try TestImageServer()
         let cache = try CommandLineToolTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: cache) }
-        let port = try Self.freePort()
+        // Port 0, read back from the server's log: a port picked beforehand could be taken by another test's server.
+        let log = cache.appendingPathComponent("serve.log")
+        try Data().write(to: log)
         let process = Process()
         process.executableURL = CommandLineToolTests.binary
         process.arguments = ["serve"]
         process.environment = ProcessInfo.processInfo.environment.merging([
-            "WEBIMAGE_SERVE_BIND": "127.0.0.1:\(port)",
+            "WEBIMAGE_SERVE_BIND": "127.0.0.1:0",
             "WEBIMAGE_SERVE_ALLOW_LOOPBACK_SOURCES": "1",
             "WEBIMAGE_SERVE_CACHE_DIR": cache.path,
             // The source is held at the origin until the test releases it: under the thread sanitizer and a busy
@@ -41,9 +44,10 @@ import Glibc
             "WEBIMAGE_SERVE_TIMEOUT": "300",
         ]) { $1 }
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: log)
         try process.run()
         defer { if process.isRunning { process.terminate() } }
+        let port = try await listeningPort(in: log, after: "listening on 127.0.0.1:")
         let server = "http://127.0.0.1:\(port)"
 
         try await origin.run { base in
@@ -52,7 +56,7 @@ import Glibc
             let inFlight = Task {
                 try await HTTPClient.shared.execute(HTTPClientRequest(url: "\(server)/_/w:8/plain/\(base)/held/a.png"), timeout: .seconds(60))
             }
-            try await Self.eventually { await origin.log.count("/held/a.png") == 1 }
+            try await eventually(timeout: .seconds(60)) { await origin.log.count("/held/a.png") == 1 }
             kill(process.processIdentifier, SIGTERM)
             try await Task.sleep(for: .milliseconds(200))
             #expect(process.isRunning, "the server waits for the request in flight")
@@ -60,45 +64,16 @@ import Glibc
             let response = try await inFlight.value
             #expect(response.status.code == 200)
             #expect(response.headers.first(name: "content-type") == "image/png")
-            try await Self.eventually { !process.isRunning }
+            try await eventually(timeout: .seconds(60)) { !process.isRunning }
             #expect(process.terminationStatus == 0)
         }
     }
 
     /// Waits until `/health` answers 200.
     static func waitForHealth(_ server: String) async throws {
-        try await eventually {
+        try await eventually(timeout: .seconds(60)) {
             let response = try? await HTTPClient.shared.execute(HTTPClientRequest(url: "\(server)/health"), timeout: .seconds(5))
             return response?.status.code == 200
         }
-    }
-
-    /// Waits (at most a minute) until `condition` holds.
-    static func eventually(_ condition: @Sendable () async -> Bool) async throws {
-        // Counted in polls, not wall time, as `eventually` does: a starved thread pool does not use it up.
-        var polled = Duration.zero
-        while await !condition() {
-            guard polled < .seconds(60) else { throw TimedOut() }
-            try await Task.sleep(for: .milliseconds(20))
-            polled += .milliseconds(20)
-        }
-    }
-
-    struct TimedOut: Error {}
-
-    /// A port nothing listens on now: bound to 0, read back and released.
-    static func freePort() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw TimedOut() }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
-        }
-        guard bound else { throw TimedOut() }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

@@ -17,15 +17,19 @@ struct S3MotoTests {
     @Test func aSignedRequestGetsTheObjectAMissingOneIs404AndAWrongSecretIs403() async throws {
         let folder = try TemporaryDirectory("s3-moto")
         defer { folder.remove() }
-        let port = try await Self.freePort()
+        // moto binds a port of the system's choosing and names it in its log: a port picked beforehand could be taken
+        // by another test's server before moto binds it.
+        let log = folder.url.appendingPathComponent("moto.log")
+        try Data().write(to: log)
         let moto = Process()
         moto.executableURL = URL(fileURLWithPath: Self.motoServer)
-        moto.arguments = ["-H", "127.0.0.1", "-p", "\(port)"]
+        moto.arguments = ["-H", "127.0.0.1", "-p", "0"]
         moto.environment = ProcessInfo.processInfo.environment.merging(["INITIAL_NO_AUTH_ACTION_COUNT": "3"]) { _, new in new }
         moto.standardOutput = FileHandle.nullDevice
-        moto.standardError = FileHandle.nullDevice
+        moto.standardError = try FileHandle(forWritingTo: log)
         try moto.run()
         defer { kill(moto.processIdentifier, SIGKILL) }
+        let port = try await listeningPort(in: log, after: "Running on http://127.0.0.1:")
 
         let photo = folder.url.appendingPathComponent("photo.jpg")
         try SourceOrigin().photo.write(to: photo)
@@ -62,12 +66,6 @@ struct S3MotoTests {
         configuration.cacheDirectory = cache
         let app = try buildApplication(configuration: configuration, logger: ServerTestHarness.quietLogger)
         try await app.test(.router) { client in try await body(client) }
-    }
-
-    /// A port nothing listens on now.
-    static func freePort() async throws -> Int {
-        let text = try await output("/usr/bin/python3", ["-c", "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"])
-        return try #require(Int(text.trimmingCharacters(in: .whitespacesAndNewlines)))
     }
 
     /// What `executable` prints, run on a thread of its own (its output read to the end, then waited for); throws

@@ -88,13 +88,15 @@ import Testing
 
     /// Sends `GET /health` on `descriptor` (keeping the connection) and returns the start of the answer.
     static func askHealth(_ descriptor: Int32) throws -> String {
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        // Long enough for a starved sanitizer run; a closed connection answers at once.
+        var timeout = timeval(tv_sec: 60, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let request = Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
         _ = request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
         var buffer = [UInt8](repeating: 0, count: 256)
         let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-        return count > 0 ? String(decoding: buffer.prefix(count), as: UTF8.self) : ""
+        if count < 0 { return "no answer within 60 s (errno \(errno))" }
+        return count > 0 ? String(decoding: buffer.prefix(count), as: UTF8.self) : "closed without an answer"
     }
 
     /// Connects to 127.0.0.1:`port`, sends nothing, and waits up to `limitSeconds` for the server to close.

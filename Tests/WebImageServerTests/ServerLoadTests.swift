@@ -31,7 +31,7 @@ import WebImageTestSupport
             let url = try Self.url(client, "/_/w:71/plain/\(base)/slow/3000/photo.jpg")
             let slow = Task { try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(60)).status.code.description }
             // Wait until the slow request holds the only worker (its source request reached the origin).
-            try await eventuallyAsync { await origin.requests.count("/slow/3000/photo.jpg") == 1 }
+            try await eventually(timeout: .seconds(60)) { await origin.requests.count("/slow/3000/photo.jpg") == 1 }
             try await client.execute(uri: "/_/w:72/plain/\(base)/photo.jpg", method: .get) { response in
                 #expect(response.status == .tooManyRequests)
                 #expect(response.headers[.retryAfter] == "1")
@@ -45,19 +45,6 @@ import WebImageTestSupport
     static func url(_ client: any TestClientProtocol, _ path: String) throws -> String {
         "http://127.0.0.1:\(try #require(client.port))\(path)"
     }
-
-    /// Waits (at most a minute) until `condition` holds.
-    func eventuallyAsync(_ condition: @Sendable () async -> Bool) async throws {
-        // Counted in polls, not wall time, as `eventually` does: a starved thread pool does not use it up.
-        var polled = Duration.zero
-        while await !condition() {
-            guard polled < .seconds(60) else { throw TimedOut() }
-            try await Task.sleep(for: .milliseconds(10))
-            polled += .milliseconds(10)
-        }
-    }
-
-    struct TimedOut: Error {}
 
     @Test func aRequestThatOutlivesTheTimeoutGets504() async throws {
         try await ServerTestHarness.run(configure: { $0.requestTimeout = .milliseconds(300) }) { client, base, _ in

@@ -17,6 +17,11 @@ enum ServerTestHarness {
         let directory = try TemporaryDirectory("server")
         defer { directory.remove() }
         var configuration = ImageServerConfiguration(port: 0, sourcePolicy: SourceURLPolicy(addressPolicy: .loopback), cacheDirectory: directory.url)
+        // Generous timeouts: under the thread sanitizer, with the whole suite running on two cores, a source fetch or a
+        // quiet keep-alive connection can wait seconds. Tests of the timeouts set their own.
+        configuration.downloadTimeout = .seconds(60)
+        configuration.requestTimeout = .seconds(120)
+        configuration.idleTimeout = .seconds(120)
         configure(&configuration)
         let app = try buildApplication(configuration: configuration, logger: quietLogger)
         try await origin.run { base in

@@ -118,7 +118,7 @@ struct ServeCommand: AsyncParsableCommand {
             let address = try Self.address(metricsBind, option: "--metrics-bind")
             services.append(MetricsEndpoint.application(host: address.host, port: address.port, logger: logger))
         }
-        logger.info("webimage serve listening", metadata: ["address": "\(configuration.host):\(configuration.port)"])
+        // Hummingbird logs "Server started and listening on HOST:PORT" once bound, with the port chosen for port 0.
         var groupConfiguration = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         groupConfiguration.maximumGracefulShutdownDuration = configuration.gracefulStopTimeout ?? configuration.requestTimeout * 2
         let group = ServiceGroup(configuration: groupConfiguration)
