@@ -256,29 +256,36 @@ done
 if [[ " ${servers[*]} " == *" webimage "* && " ${formats[*]} " == *" jpg "* ]]; then
     fresh_names=$((seconds * 400))
     python3 -c 'import os, sys
-for i in range(int(sys.argv[2])): os.link(sys.argv[1] + "/src/photo.jpg", sys.argv[1] + "/www/fresh-%06d.jpg" % i)' "$scratch" "$fresh_names"
-    cat > "$scratch/fresh.lua" <<LUA
+for i in range(2 * int(sys.argv[2])): os.link(sys.argv[1] + "/src/photo.jpg", sys.argv[1] + "/www/fresh-%06d.jpg" % i)' "$scratch" "$fresh_names"
+    for run in fresh fresh-store; do
+        offset=0; [[ $run == fresh-store ]] && offset=$fresh_names
+        cat > "$scratch/$run.lua" <<LUA
 local next_id = 0
 function setup(thread) thread:set("id", next_id); next_id = next_id + 1 end
 function init(args) k = id end
 function request()
-    local path = string.format("/unsafe/rs:fit:%d:0/plain/$origin/fresh-%06d.jpg@jpg", 500 + k % 21, k % $fresh_names)
+    local path = string.format("/unsafe/rs:fit:%d:0/plain/$origin/fresh-%06d.jpg@jpg", 500 + k % 21, $offset + k % $fresh_names)
     k = k + 2
     return wrk.format("GET", path)
 end
 LUA
-    port=$(free_port)
-    start_webimage jpg
-    wait_http "http://127.0.0.1:$port/health"
-    warmers=()
-    for ((i = 1; i <= 16; i++)); do curl -s -o /dev/null "http://127.0.0.1:$port$(printf "$pattern" 512 "$i")" & warmers+=($!); done
-    wait "${warmers[@]}"
-    ticks_before=$(awk '{print $14 + $15}' "/proc/${server_pids[0]}/stat")
-    echo "bench-serve: webimage, a new source every request" >&2
-    wrk -t 2 -c 4 -d "${seconds}s" --timeout 60s --latency -s "$scratch/fresh.lua" "http://127.0.0.1:$port" > "$scratch/results/fresh.wrk" 2>&1 || true
-    ticks_after=$(awk '{print $14 + $15}' "/proc/${server_pids[0]}/stat")
-    echo "$ticks_before $ticks_after $(getconf CLK_TCK)" > "$scratch/results/fresh.ticks"
-    stop_server
+    done
+    # Twice: with the default settings (a source asked for once is not written to the source cache), then with
+    # WEBIMAGE_SERVE_CACHE_MIN_USES=1 (every source written, as before that setting), each on fresh names.
+    for run in fresh fresh-store; do
+        port=$(free_port)
+        if [[ $run == fresh-store ]]; then WEBIMAGE_SERVE_CACHE_MIN_USES=1 start_webimage jpg; else start_webimage jpg; fi
+        wait_http "http://127.0.0.1:$port/health"
+        warmers=()
+        for ((i = 1; i <= 16; i++)); do curl -s -o /dev/null "http://127.0.0.1:$port$(printf "$pattern" 512 "$i")" & warmers+=($!); done
+        wait "${warmers[@]}"
+        ticks_before=$(awk '{print $14 + $15}' "/proc/${server_pids[0]}/stat")
+        echo "bench-serve: webimage, a new source every request ($run)" >&2
+        wrk -t 2 -c 4 -d "${seconds}s" --timeout 60s --latency -s "$scratch/$run.lua" "http://127.0.0.1:$port" > "$scratch/results/$run.wrk" 2>&1 || true
+        ticks_after=$(awk '{print $14 + $15}' "/proc/${server_pids[0]}/stat")
+        echo "$ticks_before $ticks_after $(getconf CLK_TCK)" > "$scratch/results/$run.ticks"
+        stop_server
+    done
     scripts/install-deps.sh libjpeg-turbo-progs libvips-tools libvips-dev pkg-config >&2
     echo "bench-serve: libjpeg-turbo's ceiling (djpeg + cjpeg)" >&2
     python3 scripts/lib/jpeg_ceiling.py "$scratch/src/photo.jpg" 10 "$scratch/results/ceiling.json"
@@ -377,14 +384,19 @@ for n in (4, 64):
 lines += ["", "JPEG → fit 512, issue 14's goal: " + "; ".join(goal) + "."]
 checks = [f"{s} {l} {n}: {c['check'][0]} / {c['check'][1] if len(c['check']) > 1 else ''}" for l, n, s, c in table if n == 4]
 lines += ["", "First response of each 4-connection cell (status, type, bytes / decoded format and size): " + "; ".join(checks) + "."]
-if os.path.exists(f"{results}/fresh.wrk") and os.path.exists(f"{results}/ceiling.json"):
-    text = open(f"{results}/fresh.wrk").read()
+def fresh_run(name):
+    """req/s and the server's CPU ms a request of one new-source run."""
+    text = open(f"{results}/{name}.wrk").read()
     m = re.search(r"Requests/sec:\s+([\d.]+)", text)
     rps = float(m.group(1)) if m else 0.0
     m = re.search(r"(\d+) requests in", text)
     count = int(m.group(1)) if m else 0
-    before, after, hz = (int(v) for v in open(f"{results}/fresh.ticks").read().split())
-    server_ms = (after - before) / hz * 1000 / count if count else 0.0
+    before, after, hz = (int(v) for v in open(f"{results}/{name}.ticks").read().split())
+    return rps, ((after - before) / hz * 1000 / count if count else 0.0)
+
+if os.path.exists(f"{results}/fresh.wrk") and os.path.exists(f"{results}/ceiling.json"):
+    rps, server_ms = fresh_run("fresh")
+    stored_rps, stored_ms = fresh_run("fresh-store")
     ceiling = json.load(open(f"{results}/ceiling.json"))
     images, vips_seconds, vips_ms = open(f"{results}/vips.tsv").read().split()
     vips_rps = int(images) / float(vips_seconds)
@@ -395,7 +407,9 @@ if os.path.exists(f"{results}/fresh.wrk") and os.path.exists(f"{results}/ceiling
         "### Every request a new source, beside libjpeg-turbo's ceiling (issue 33)",
         "",
         f"`webimage serve`, JPEG, wrk -t 2 -c 4 for {seconds} s, W = 500–520 and a source not asked before on every request "
-        "(each one fetched from the origin, stored in the source cache, decoded, resized and encoded). libjpeg-turbo's ceiling: "
+        "(each one fetched from the origin, decoded, resized and encoded; with the default settings, a source and a result "
+        "asked for once are not written to the caches; the second row writes every source and result, "
+        "`WEBIMAGE_SERVE_CACHE_MIN_USES=1`). libjpeg-turbo's ceiling: "
         "`djpeg -scale S` (1/4 up to 512 px, 3/8 above) plus `cjpeg -quality 80` of the W-wide result, CPU from getrusage "
         "averaged over the 21 widths, whole and net of the tools' own start (`scripts/lib/jpeg_ceiling.py`); as req/s, "
         f"{cores} cores ÷ that CPU. libvips: `benchmarks/serve/vips_serve_work.c`, `vips_thumbnail_buffer` + `vips_jpegsave_buffer` "
@@ -405,6 +419,8 @@ if os.path.exists(f"{results}/fresh.wrk") and os.path.exists(f"{results}/ceiling
         "| | req/s | CPU ms a request | webimage's share |",
         "| --- | ---: | ---: | ---: |",
         f"| webimage serve, a new source every request | {rps:.1f} | {server_ms:.2f} | |",
+        f"| webimage serve, every source and result written to the caches | {stored_rps:.1f} | {stored_ms:.2f} | "
+        f"{stored_rps / gross_rps:.2f} of the ceiling's req/s |",
         f"| libjpeg-turbo ceiling (djpeg + cjpeg, whole processes) | {gross_rps:.1f} | {ceiling['gross_ms']:.2f} | {rps / gross_rps:.2f} of its req/s |",
         f"| libjpeg-turbo ceiling, net of the tools' start | {net_rps:.1f} | {ceiling['net_ms']:.2f} | {rps / net_rps:.2f} of its req/s, "
         f"{ceiling['net_ms'] / server_ms:.2f} of its CPU |",

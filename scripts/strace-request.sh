@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # What one server request opens (issue 29): starts `webimage serve` under `strace -f -e trace=openat`, caches a
-# source with one request, then asks for a new size of it and counts, for that second request only, the opens
+# source with two requests (a source is written to the cache on its second request), then asks for a new size of
+# it and counts, for that third request only, the opens
 # of the source's cache file, of the results folder, and of /etc/passwd and /etc/group.
 # Usage: WEBIMAGE=path/to/webimage scripts/strace-request.sh
 set -euo pipefail
@@ -20,6 +21,7 @@ strace -f -qq -e trace=openat -o "$scratch/trace" "$bin" serve --bind "127.0.0.1
 for _ in $(seq 300); do curl -s -o /dev/null "http://127.0.0.1:$server_port/health" && break; sleep 0.1; done
 source="http://127.0.0.1:$origin_port/photo.jpg"
 curl -s -o /dev/null -w "first request: %{http_code}\n" "http://127.0.0.1:$server_port/_/w:300/plain/$source"
+curl -s -o /dev/null -w "second request, which caches the source: %{http_code}\n" "http://127.0.0.1:$server_port/_/w:299/plain/$source"
 sleep 1  # the source's cache write runs behind the first answer
 before=$(wc -l < "$scratch/trace")
 curl -s -o /dev/null -w "new size of the cached source: %{http_code}\n" "http://127.0.0.1:$server_port/_/w:301/plain/$source"

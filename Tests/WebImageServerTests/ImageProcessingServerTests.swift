@@ -10,9 +10,11 @@ import WebImageTestSupport
 @Suite struct ImageProcessingServerTests {
     /// An unsigned server that may fetch from loopback (refused by default), its cache in `directory`.
     func configuration(_ directory: TemporaryDirectory, maximumSourcePixelCount: Int = 50_000_000) -> ImageServerConfiguration {
-        ImageServerConfiguration(
+        var configuration = ImageServerConfiguration(
             port: 0, sourcePolicy: SourceURLPolicy(addressPolicy: .loopback), cacheDirectory: directory.url,
             maximumSourcePixelCount: maximumSourcePixelCount)
+        configuration.cacheMinimumUses = 1  // cached from the first request, as the tests of the caches expect
+        return configuration
     }
 
     /// Runs `body` with an origin and a live server; `body` gets the server's client and the origin's base URL.

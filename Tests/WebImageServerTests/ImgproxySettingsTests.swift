@@ -151,6 +151,7 @@ import WebImageTestSupport
             .configuration()
         configuration.port = 0
         configuration.cacheDirectory = directory.url
+        configuration.cacheMinimumUses = 1
         let app = try buildApplication(configuration: configuration, logger: ServerTestHarness.quietLogger)
         try await app.test(.live) { client in try await body(client) }
     }

@@ -58,7 +58,9 @@ import WebImageTestSupport
         let origin = try SourceOrigin()
         let directory = try TemporaryDirectory("results")
         defer { directory.remove() }
-        let configuration = ImageServerConfiguration(port: 0, sourcePolicy: SourceURLPolicy(addressPolicy: .loopback), cacheDirectory: directory.url)
+        var settings = ImageServerConfiguration(port: 0, sourcePolicy: SourceURLPolicy(addressPolicy: .loopback), cacheDirectory: directory.url)
+        settings.cacheMinimumUses = 1
+        let configuration = settings
         try await origin.run { base in
             let uri = "/_/w:74/f:png/plain/\(base)/photo.jpg"
             var bodies: [ByteBuffer] = []

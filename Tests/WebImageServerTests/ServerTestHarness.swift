@@ -22,6 +22,9 @@ enum ServerTestHarness {
         configuration.downloadTimeout = .seconds(60)
         configuration.requestTimeout = .seconds(120)
         configuration.idleTimeout = .seconds(120)
+        // Sources and results are cached from their first request, so tests of what the caches do need not ask
+        // twice; CacheAdmissionTests pins the default (written on the second request).
+        configuration.cacheMinimumUses = 1
         configure(&configuration)
         let app = try buildApplication(configuration: configuration, logger: quietLogger)
         try await origin.run { base in

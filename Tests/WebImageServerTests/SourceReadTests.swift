@@ -12,7 +12,8 @@ import WebImageTestSupport
         let origin = try SourceOrigin()
         let directory = try TemporaryDirectory("source-reads")
         defer { directory.remove() }
-        let configuration = ImageServerConfiguration(port: 0, sourcePolicy: SourceURLPolicy(addressPolicy: .loopback), cacheDirectory: directory.url)
+        var configuration = ImageServerConfiguration(port: 0, sourcePolicy: SourceURLPolicy(addressPolicy: .loopback), cacheDirectory: directory.url)
+        configuration.cacheMinimumUses = 1
         let counting = CountingCache(base: ImageCache(namespace: "sources", root: directory.url))
         let metrics = ServerMetrics(), logger = ServerTestHarness.quietLogger
         let configured = try ImageRequestPipeline(configuration: configuration, metrics: metrics, logger: logger)
@@ -20,7 +21,7 @@ import WebImageTestSupport
             signature: configured.signature, parser: configured.parser, sourcePolicy: configured.sourcePolicy,
             negotiation: configured.negotiation,
             sources: ImageManager(cache: counting, loader: configured.sources.loader, configuration: configured.sources.configuration, logger: logger),
-            results: configured.results, shared: configured.shared, admission: configured.admission, decoding: configured.decoding,
+            results: configured.results, cacheAdmission: configured.cacheAdmission, shared: configured.shared, admission: configured.admission, decoding: configured.decoding,
             coders: configured.coders, metrics: metrics, configuration: configured.configuration)
         let app = Application(router: buildRouter(pipeline: pipeline, state: ServerState(), metrics: metrics, logger: logger))
         try await origin.run { base in

@@ -1,9 +1,9 @@
 import Glibc
 
 /// An `errno` value as an error, so the file helpers can return `Result`s that callers match on.
-struct Errno: Error, Equatable {
+package struct Errno: Error, Equatable {
     /// The raw `errno` value.
-    var rawValue: Int32
+    package var rawValue: Int32
 
     static let ENOENT = Errno(rawValue: Glibc.ENOENT)
     static let EISDIR = Errno(rawValue: Glibc.EISDIR)

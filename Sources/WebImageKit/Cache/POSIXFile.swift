@@ -1,9 +1,9 @@
-import Foundation
+package import Foundation
 import Glibc
 
 /// The system calls the disk cache is built on, each returning `errno` instead of throwing, so callers
 /// can tell a missing file (a miss) from a failing one.
-enum POSIXFile {
+package enum POSIXFile {
     /// What `stat` says about a file, reduced to what the cache needs.
     struct Status {
         var isRegularFile: Bool
@@ -114,14 +114,14 @@ enum POSIXFile {
         }
     }
 
-    /// Creates `path` exclusively (mode 0644) and returns its descriptor, or the `errno`.
-    static func createExclusive(_ path: String) -> Result<Int32, Errno> {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    /// Creates `path` exclusively (`mode` less the umask) and returns its descriptor, or the `errno`.
+    package static func createExclusive(_ path: String, mode: mode_t = 0o644) -> Result<Int32, Errno> {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         return fd >= 0 ? .success(fd) : .failure(currentError())
     }
 
     /// Writes all of `data` to `fd`, retrying short writes and interrupts.
-    static func writeAll(_ fd: Int32, _ data: Data) -> Errno? {
+    package static func writeAll(_ fd: Int32, _ data: Data) -> Errno? {
         data.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count, let base = raw.baseAddress {
@@ -142,7 +142,7 @@ enum POSIXFile {
     }
 
     /// Closes `fd`, reporting a deferred write error.
-    static func close(_ fd: Int32) -> Errno? {
+    package static func close(_ fd: Int32) -> Errno? {
         Glibc.close(fd) == 0 ? nil : currentError()
     }
 

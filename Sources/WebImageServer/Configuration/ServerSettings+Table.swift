@@ -279,6 +279,9 @@ extension ServerSettings {
         ServerSetting(name: "cache-dir", imgproxy: [], apply: { value, draft in
             draft.configuration.cacheDirectory = URL(fileURLWithPath: value.text, isDirectory: true)
         }, current: { $0.configuration.cacheDirectory?.path ?? "(the library's cache folder)" }),
+        ServerSetting(name: "cache-min-uses", imgproxy: [], apply: { value, draft throws(ServerSettingsError) in
+            draft.configuration.cacheMinimumUses = try value.integer(atLeast: 1)
+        }, current: { "\($0.configuration.cacheMinimumUses)" }),
         ServerSetting(name: "user-agent", imgproxy: ["USER_AGENT"], apply: { value, draft in
             draft.configuration.userAgent = value.text
         }, current: { $0.configuration.userAgent ?? "(the downloader's)" }),

@@ -52,6 +52,7 @@ extension ImageRequestPipeline {
                 logger: logger
             ),
             results: ResultCache(root: configuration.cacheDirectory, maximumSize: configuration.resultCacheSize),
+            cacheAdmission: CacheAdmission(minimumUses: configuration.cacheMinimumUses),
             shared: SharedTasks(),
             admission: WorkLimiter(workers: configuration.workers, maximumQueue: configuration.maximumQueue, metrics: metrics),
             decoding: decoding,

@@ -53,8 +53,10 @@ extension ImageRequestPipeline {
         return try await work()
     }
 
-    /// Step "store": the result goes to the result cache (a failure only means the next request processes again).
+    /// Step "store": the result goes to the result cache once it has been asked for `cacheMinimumUses` times (a
+    /// failure only means the next request processes again).
     func store(_ processed: ProcessedImage, _ job: ImageJob) async {
+        guard cacheAdmission.admits("result " + job.key) else { return }
         await results.store(processed, forKey: job.key)
     }
 }

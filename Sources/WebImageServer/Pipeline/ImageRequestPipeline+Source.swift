@@ -4,13 +4,15 @@ import WebImageKit
 
 extension ImageRequestPipeline {
     /// Step "source": the source's bytes and response headers (validators, caching) through the server's manager: its disk cache (one read of
-    /// the entry, revalidated with the origin when older than the source max-age), else the guarded loader. A source
+    /// the entry, revalidated with the origin when older than the source max-age), else the guarded loader, whose
+    /// bytes are written to the disk cache once the source has been asked for `cacheMinimumUses` times. A source
     /// over the URL's `max_src_file_size` (lower than the configured limit, which the loader enforces) is 422.
     func loadSource(_ job: ImageJob) async throws(ServerError) -> DownloadedData {
         let started = ContinuousClock.now
         let source: DownloadedData
+        let options: ImageLoadOptions = cacheAdmission.admits("source " + job.source.absoluteString) ? [.retryFailed] : [.retryFailed, .cacheMemoryOnly]
         do {
-            source = try await sources.loadData(from: job.source, options: [.retryFailed])
+            source = try await sources.loadData(from: job.source, options: options)
             metrics.imgproxy.record(.downloading, .now - started)
             metrics.imgproxy.downloaded(bytes: source.data.count)
         } catch {

@@ -19,6 +19,8 @@ struct ImageRequestPipeline: Sendable {
     /// Where sources come from: the server's own manager (disk cache, loader, revalidation).
     let sources: ImageManager
     let results: ResultCache
+    /// Which sources and results are written to disk: those asked for `cacheMinimumUses` times.
+    let cacheAdmission: CacheAdmission
     let shared: SharedTasks<String, ProcessedImage>
     let admission: WorkLimiter
     let decoding: ImageDecodingOptions

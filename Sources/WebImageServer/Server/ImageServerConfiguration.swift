@@ -32,6 +32,10 @@ public struct ImageServerConfiguration: Sendable {
     public var cacheDirectory: URL?
     /// The most bytes the result cache keeps on disk; default 1 GiB, 0 turns it off.
     public var resultCacheSize: Int
+    /// How many requests ask for a source, or for a result, before it is written to its disk cache (nginx's
+    /// `proxy_cache_min_uses`). Default 2: an image asked for once, as most of a large site's are, costs no disk
+    /// write; the second request stores it, and later ones read it. 1 stores everything on first use.
+    public var cacheMinimumUses: Int
     /// How long a cached source and the results made from it are used without asking the source again; past
     /// it, the source is revalidated with its `ETag`/`Last-Modified` (a 304 keeps the cached bytes). Default one hour.
     public var sourceMaxAge: Duration
@@ -220,6 +224,7 @@ public struct ImageServerConfiguration: Sendable {
         self.sourcePolicy = sourcePolicy
         self.cacheDirectory = cacheDirectory
         self.resultCacheSize = 1 << 30
+        self.cacheMinimumUses = 2
         self.sourceMaxAge = .seconds(3600)
         self.maxAge = maxAge
         self.maximumSourceBytes = 50_000_000

@@ -1,4 +1,5 @@
 package import Foundation
+import WebImageKit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -18,14 +19,12 @@ package enum OutputFile {
     ) throws(ToolError) {
         let path = url.relativePath
         try checkTarget(url, replacing: replacing, ifExists: remedy)
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).webimage-tmp")
+        let suffix = String(UInt32.random(in: .min ... .max), radix: 16, uppercase: true)
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(suffix).webimage-tmp")
         defer { unlink(temporary.path) }
-        do {
-            try data.write(to: temporary)
-        } catch {
+        if let error = writeNewFile(data, at: temporary.path) {
             let folder = url.deletingLastPathComponent().path
-            throw ToolError(path, "cannot write in \(folder): \(Describing.words(for: error).problem)")
+            throw ToolError(path, "cannot write in \(folder): \(Describing.systemMessage(error))")
         }
         if replacing {
             guard rename(temporary.path, path) == 0 else { throw ToolError(path, Describing.systemMessage(errno)) }
@@ -40,6 +39,21 @@ package enum OutputFile {
         }
         guard !FileManager.default.fileExists(atPath: path) else { throw alreadyExists(path, remedy) }
         guard rename(temporary.path, path) == 0 else { throw ToolError(path, Describing.systemMessage(errno)) }
+    }
+
+    /// Writes `data` to a new file at `path`; the `errno` of the failure, if any. No `fsync` (Foundation's
+    /// `Data.write` makes one, about a millisecond of waiting here): the file is moved into place whole, so no
+    /// process ever sees it half-written; like vips, ImageMagick and `cp`, which do not flush either, the tool
+    /// leaves durability across a power cut to the file system.
+    private static func writeNewFile(_ data: Data, at path: String) -> Int32? {
+        switch POSIXFile.createExclusive(path, mode: 0o666) {
+        case .failure(let error): return error.rawValue
+        case .success(let descriptor):
+            let failure = POSIXFile.writeAll(descriptor, data)
+            // A delayed write error (a full disk on some file systems) shows up at close.
+            let closing = POSIXFile.close(descriptor)
+            return (failure ?? closing)?.rawValue
+        }
     }
 
     /// Throws unless a file can be written at `url`: its folder exists, and nothing is there yet (or
