@@ -115,7 +115,12 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
-            swiftSettings: upcomingFeatures
+            swiftSettings: upcomingFeatures,
+            // Start-up: linked with the Swift runtime inside (`--static-swift-stdlib`), the tool would export every
+            // symbol it has (for Swift plugins it never loads), and each start would pay for that table: binding
+            // through it, and the runtime's `dladdr` scanning it. 1.2 ms of a 6 ms start (benchmarks/RESULTS.md).
+            // An unsafe flag only bars the `webimage` product from other packages; the libraries stay usable.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux], configuration: .release))]
         ),
 
         .testTarget(
