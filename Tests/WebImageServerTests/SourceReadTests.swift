@@ -22,7 +22,8 @@ import WebImageTestSupport
             negotiation: configured.negotiation,
             sources: ImageManager(cache: counting, loader: configured.sources.loader, configuration: configured.sources.configuration, logger: logger),
             results: configured.results, cacheAdmission: configured.cacheAdmission, shared: configured.shared, admission: configured.admission, decoding: configured.decoding,
-            coders: configured.coders, metrics: metrics, configuration: configured.configuration)
+            coders: configured.coders, metrics: metrics, configuration: configured.configuration,
+            resultSettings: configured.resultSettings)
         let app = Application(router: buildRouter(pipeline: pipeline, state: ServerState(), metrics: metrics, logger: logger))
         try await origin.run { base in
             try await app.test(.router) { client in

@@ -1,7 +1,7 @@
 /// Where imgproxy's crops and fills anchor (the `gravity` option and the gravity argument of `crop`).
-public struct Gravity: Sendable, Hashable {
+public struct Gravity: Sendable, Hashable, Encodable {
     /// The anchor: an edge, a corner, the centre, smart (by entropy) or a focus point.
-    public enum Anchor: String, Sendable, Hashable, CaseIterable {
+    public enum Anchor: String, Sendable, Hashable, Encodable, CaseIterable {
         /// The centre (`ce`).
         case center = "ce"
         /// The top edge (`no`).

@@ -1,7 +1,7 @@
 import WebImageKit
 
 /// A result format the server can encode, named as imgproxy names it (`format` option or `@ext`/`.ext`).
-public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
+public enum OutputFormat: String, Sendable, Hashable, Encodable, CaseIterable {
     /// JPEG (`jpg` or `jpeg`).
     case jpeg = "jpg"
     /// PNG.

@@ -5,7 +5,7 @@ import WebImageKit
 ///
 /// The arguments are thumbor's, in its units; ``validate()`` says whether they are in range, and the
 /// transformer refuses a filter that is not before touching any pixel.
-enum PixelFilter: Sendable, Hashable {
+enum PixelFilter: Sendable, Hashable, Encodable {
     /// `brightness(amount)`: adds `255 × amount / 100` to red, green and blue; amount −100…100.
     case brightness(Int)
     /// `contrast(amount)`: scales each channel's distance from 128 by `(amount + 100)² / 10000`; amount −100…100.
@@ -36,7 +36,7 @@ enum PixelFilter: Sendable, Hashable {
 
     /// thumbor's `round_corner`: the corners outside an ellipse of radii `horizontalRadius` × `verticalRadius`
     /// painted with `color`, or made transparent.
-    struct RoundCorner: Sendable, Hashable {
+    struct RoundCorner: Sendable, Hashable, Encodable {
         /// The ellipse's horizontal radius in pixels (`a`), at most half the width.
         var horizontalRadius: Int
         /// The ellipse's vertical radius in pixels (`b`; `a` when the URL gives one radius), at most half the height.
@@ -48,7 +48,7 @@ enum PixelFilter: Sendable, Hashable {
     }
 
     /// thumbor's `convolution`: a kernel of ``columns`` columns, its items row by row.
-    struct Convolution: Sendable, Hashable {
+    struct Convolution: Sendable, Hashable, Encodable {
         /// The most columns, and the most rows, a URL's kernel may have.
         static let maximumSide = 9
 
@@ -61,9 +61,9 @@ enum PixelFilter: Sendable, Hashable {
     }
 
     /// thumbor's `fill` with a colour computed from the image: the image centred on a canvas of the requested size.
-    struct Fill: Sendable, Hashable {
+    struct Fill: Sendable, Hashable, Encodable {
         /// What the canvas shows around the image.
-        enum Background: Sendable, Hashable {
+        enum Background: Sendable, Hashable, Encodable {
             /// `auto`: the average colour of all the image's pixels, as thumbor computes it.
             case average
             /// `blur`: the image blurred (thumbor's blur of radius 50) and stretched to the canvas.

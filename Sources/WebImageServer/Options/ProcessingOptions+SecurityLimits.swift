@@ -2,7 +2,7 @@ extension ProcessingOptions {
     /// imgproxy's security options, given by a URL: each can only lower the server's own limit (a value above it,
     /// or 0, keeps the server's). A URL may use them only when the server allows security options
     /// (`IMGPROXY_ALLOW_SECURITY_OPTIONS`); otherwise it is refused with 403.
-    public struct SecurityLimits: Sendable, Hashable {
+    public struct SecurityLimits: Sendable, Hashable, Encodable {
         /// `max_src_resolution`: the most pixels the source may have.
         public var maximumSourcePixelCount: Int?
         /// `max_src_file_size`: the most bytes the source may have.

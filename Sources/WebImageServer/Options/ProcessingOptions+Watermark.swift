@@ -1,8 +1,8 @@
 extension ProcessingOptions {
     /// imgproxy's `watermark` option: how the configured watermark image is laid over the result.
-    public struct Watermark: Sendable, Hashable {
+    public struct Watermark: Sendable, Hashable, Encodable {
         /// Where the watermark goes: at a gravity, or tiled over the whole result.
-        public enum Position: Sendable, Hashable {
+        public enum Position: Sendable, Hashable, Encodable {
             /// One watermark at an edge, a corner or the centre, moved by the offsets.
             case gravity(Gravity.Anchor)
             /// Tiles over the whole result (`re`), the offsets being the space between them.

@@ -2,9 +2,9 @@
 ///
 /// Built by ``ImgproxyURLParser`` from the options of a URL (after the `default` preset and any preset the
 /// URL names); `nil` in an optional field means "not set by the URL": the server's configuration decides.
-public struct ProcessingOptions: Sendable, Hashable {
+public struct ProcessingOptions: Sendable, Hashable, Encodable {
     /// An area cut from the source before resizing (`crop:%width:%height:%gravity`).
-    public struct Crop: Sendable, Hashable {
+    public struct Crop: Sendable, Hashable, Encodable {
         /// The width: pixels when ≥ 1, a fraction of the source width below 1, the full width when 0.
         public var width: Double
         /// The height: pixels when ≥ 1, a fraction of the source height below 1, the full height when 0.
@@ -123,7 +123,7 @@ public struct ProcessingOptions: Sendable, Hashable {
     var thumborGeometry: ThumborGeometry?
 
     /// Padding on each side, in pixels before `dpr`.
-    public struct Padding: Sendable, Hashable {
+    public struct Padding: Sendable, Hashable, Encodable {
         /// The top side.
         public var top: Int
         /// The right side.
@@ -140,7 +140,7 @@ public struct ProcessingOptions: Sendable, Hashable {
     }
 
     /// A border of one colour cut from the source (`trim`).
-    public struct Trim: Sendable, Hashable {
+    public struct Trim: Sendable, Hashable, Encodable {
         /// How far, 0–255 in any channel, a pixel may be from the border colour and still count as border.
         public var threshold: Double
         /// The border colour; nil takes the top-left pixel's.

@@ -1,5 +1,5 @@
 /// An opaque sRGB colour, as imgproxy's `background` option gives it (`R:G:B` or a hex colour).
-public struct RGBColor: Sendable, Hashable {
+public struct RGBColor: Sendable, Hashable, Encodable {
     /// The red channel, 0–255.
     public var red: UInt8
     /// The green channel, 0–255.

@@ -1,5 +1,5 @@
 /// How the image is fitted into the requested width and height (imgproxy's `resizing_type`).
-public enum ResizingType: String, Sendable, Hashable, CaseIterable {
+public enum ResizingType: String, Sendable, Hashable, Encodable, CaseIterable {
     /// Keeps the aspect ratio and fits inside the requested size.
     case fit
     /// Keeps the aspect ratio, fills the requested size and crops what projects.

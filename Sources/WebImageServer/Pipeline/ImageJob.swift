@@ -61,6 +61,6 @@ extension ProcessingOptions {
         copy.filename = nil
         copy.returnAttachment = nil
         copy.presets = []
-        return String(describing: copy)
+        return KeyText.of(copy)
     }
 }

@@ -58,7 +58,8 @@ extension ImageRequestPipeline {
             decoding: decoding,
             coders: .shared,
             metrics: metrics,
-            configuration: configuration
+            configuration: configuration,
+            resultSettings: configuration.resultSettings
         )
     }
 }

@@ -110,7 +110,7 @@ extension ImageRequestPipeline {
         }
         var vary = negotiation.variesByAccept(asked: parsed.options.format) ? ["Accept"] : []
         if configuration.usesClientHints { vary += ClientHints.headerNames }
-        var job = ImageJob(options: options, source: source, sourcePath: sourcePath, vary: vary, settings: configuration.resultSettings)
+        var job = ImageJob(options: options, source: source, sourcePath: sourcePath, vary: vary, settings: resultSettings)
         job.maxAge = parsed.maxAge
         job.metadataImageURL = parsed.metadataImageURL
         return job

@@ -28,6 +28,8 @@ struct ImageRequestPipeline: Sendable {
     let metrics: ServerMetrics
     /// The settings the steps read (limits, qualities, headers).
     let configuration: ImageServerConfiguration
+    /// ``ImageServerConfiguration/resultSettings``, made once: every result key includes it.
+    let resultSettings: String
 
     /// Answers `request` through ``run(_:)``, counted in imgproxy's request metrics.
     func serve(_ request: Request) async throws(ServerError) -> Response {

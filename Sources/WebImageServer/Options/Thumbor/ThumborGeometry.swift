@@ -6,7 +6,7 @@
 /// When set, it replaces the options `resizingType`, `enlarge`, `crop` and `gravity` (smart aside); `width` and
 /// `height` still hold the requested size for the steps after resizing (the `fill` filter's canvas). Flips come
 /// before the rotation, as thumbor applies them in its transform and rotates in a filter afterwards.
-struct ThumborGeometry: Sendable, Hashable {
+struct ThumborGeometry: Sendable, Hashable, Encodable {
     /// The fit-in mode.
     var fit: ThumborRequest.Fit = .none
     /// Whether width and height swap for a source of the other orientation (`adaptive-` fit-in).

@@ -13,7 +13,7 @@ struct ThumborRequest: Sendable, Hashable {
     }
 
     /// A side of the requested size: pixels (0 for "from the other side and the aspect ratio"), or `orig`.
-    enum Side: Sendable, Hashable {
+    enum Side: Sendable, Hashable, Encodable {
         /// This many pixels; 0 keeps the aspect ratio.
         case pixels(Int)
         /// `orig`: the source's own size on this side.
@@ -27,7 +27,7 @@ struct ThumborRequest: Sendable, Hashable {
     }
 
     /// `fit-in/`, `full-fit-in/` and their adaptive forms; `none` is thumbor's default: crop to the aspect ratio.
-    enum Fit: Sendable, Hashable {
+    enum Fit: Sendable, Hashable, Encodable {
         /// No fit-in: crop to the requested aspect ratio, then resize to the requested size (enlarging too).
         case none
         /// `fit-in`: fit inside the box, never cropped, never enlarged (unless `upscale()`).
@@ -53,7 +53,7 @@ struct ThumborRequest: Sendable, Hashable {
     }
 
     /// `AxB:CxD`: the rectangle, in source pixels, left and top inclusive, right and bottom exclusive.
-    struct Rectangle: Sendable, Hashable {
+    struct Rectangle: Sendable, Hashable, Encodable {
         /// The left edge.
         var left: Int
         /// The top edge.
@@ -65,12 +65,12 @@ struct ThumborRequest: Sendable, Hashable {
     }
 
     /// Horizontal alignment of crops (`left`, `center`, `right`).
-    enum HorizontalAlignment: String, Sendable, Hashable {
+    enum HorizontalAlignment: String, Sendable, Hashable, Encodable {
         case left, center, right
     }
 
     /// Vertical alignment of crops (`top`, `middle`, `bottom`).
-    enum VerticalAlignment: String, Sendable, Hashable {
+    enum VerticalAlignment: String, Sendable, Hashable, Encodable {
         case top, middle, bottom
     }
 

@@ -5,9 +5,9 @@
 /// the left or top; with `-`, from the right or bottom), `[-]Np` (a percentage of the image's side), `center` or
 /// `repeat`; `alpha` is the watermark's transparency in percent (0 opaque, 100 invisible); each ratio is
 /// `[-]N` percent of the image's side the watermark is fitted into, or `none`.
-struct ThumborWatermark: Sendable, Hashable {
+struct ThumborWatermark: Sendable, Hashable, Encodable {
     /// Where the watermark goes along one axis.
-    enum Position: Sendable, Hashable {
+    enum Position: Sendable, Hashable, Encodable {
         /// `N` pixels from the start (left or top), or, `fromEnd`, so that its far edge is `N` pixels inside the
         /// end (`-N`; `-0` touches the end).
         case pixels(Int, fromEnd: Bool)
