@@ -53,3 +53,13 @@ import Testing
         #expect(options.pixelKey != named.pixelKey)
     }
 }
+
+/// ``Hex/encode(_:)``: lower-case, two digits a byte, the inverse of ``Hex/decode(_:)``.
+@Suite struct HexTests {
+    @Test func encodingGivesTwoLowerCaseDigitsAByteAndDecodesBack() {
+        let bytes: [UInt8] = [0x00, 0x0f, 0xa0, 0xff, 0x5c]
+        #expect(Hex.encode(bytes) == "000fa0ff5c")
+        #expect(Hex.decode(Hex.encode(bytes)) == bytes)
+        #expect(Hex.encode([UInt8]()) == "")
+    }
+}

@@ -30,7 +30,7 @@ public struct ConfiguredImage: Sendable {
         let options = ImageDecodingOptions(
             firstFrameOnly: true, applyOrientation: true, maximumPixelCount: Self.maximumPixelCount,
             maximumSourcePixelCount: Self.maximumPixelCount)
-        fingerprint = SHA256.hash(data: data).prefix(12).map { String(format: "%02x", $0) }.joined()
+        fingerprint = Hex.encode(SHA256.hash(data: data).prefix(12))
         do {
             image = try ImageCodersManager.shared.decode(data, options: options)
         } catch {

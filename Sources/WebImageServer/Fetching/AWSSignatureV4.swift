@@ -81,7 +81,7 @@ struct AWSSignatureV4: Sendable {
     }
 
     static func hex<D: Sequence<UInt8>>(_ bytes: D) -> String {
-        bytes.map { String(format: "%02x", $0) }.joined()
+        Hex.encode(bytes)
     }
 }
 

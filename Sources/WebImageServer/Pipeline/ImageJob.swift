@@ -48,7 +48,7 @@ struct ImageJob: Sendable {
         hasher.update(data: Data(source.utf8))
         hasher.update(data: Data("\n\(options.pixelKey)".utf8))
         if !settings.isEmpty { hasher.update(data: Data("\n\(settings)".utf8)) }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return Hex.encode(hasher.finalize())
     }
 }
 

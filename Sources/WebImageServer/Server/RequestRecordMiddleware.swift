@@ -48,7 +48,7 @@ struct RequestRecordMiddleware: RouterMiddleware {
         {
             return given
         }
-        return (0..<8).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+        return Hex.encode((0..<8).map { _ in UInt8.random(in: 0...255) })
     }
 
     /// A path for the log: at most 512 characters.
