@@ -162,7 +162,6 @@ extension ImageDownloader {
         }
         await reportProgress(operationID, DownloadProgress(url: url, receivedBytes: 0, expectedBytes: expected))
         var data = Data()
-        data.reserveCapacity(min(expected ?? 64 * 1024, configuration.maximumResponseSize))
         // Encrypted bytes say nothing until decrypted: no sniffing, no partial data.
         let decryptor = configuration.decryptor
         var sniffed = decryptor != nil
@@ -171,7 +170,14 @@ extension ImageDownloader {
                 guard data.count + chunk.count <= configuration.maximumResponseSize else {
                     throw ImageDownloadError(.tooLarge, "the body exceeds the limit of \(configuration.maximumResponseSize) bytes")
                 }
-                data.append(contentsOf: chunk)
+                if data.isEmpty, let whole = chunk as? Data {
+                    // A transport that gathers the body (the server's hands it over in pieces of up to 512 KiB):
+                    // its first piece is taken as it is, not copied.
+                    data = whole
+                } else {
+                    if data.isEmpty { data.reserveCapacity(min(expected ?? 64 * 1024, configuration.maximumResponseSize)) }
+                    data.append(contentsOf: chunk)
+                }
                 if !sniffed, data.count >= Self.sniffLength {
                     sniffed = true
                     try checkContent(head, data, configuration)

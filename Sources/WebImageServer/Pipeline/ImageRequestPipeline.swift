@@ -78,33 +78,42 @@ struct ImageRequestPipeline: Sendable {
         }
         let processed = try await sharedWork(job) { () throws(ServerError) -> ProcessedImage in
             try await admitted { () throws(ServerError) -> ProcessedImage in
-                let source: DownloadedData
-                do throws(ServerError) {
-                    source = try await loadSource(job)
-                } catch {
-                    return try await fallback(for: error, job)
+                // From here on the steps run on the processing threads: decoding, transforming and encoding
+                // would otherwise each hop there and back, two thread switches apiece.
+                try await withTaskExecutorPreference(WorkerThreads.processing) { () async throws(ServerError) -> ProcessedImage in
+                    try await process(job)
                 }
-                if let unprocessed = unprocessed(source, job) {
-                    await store(unprocessed, job)
-                    return unprocessed
-                }
-                let processing = ContinuousClock.now
-                let decoded: Image
-                do throws(ServerError) {
-                    decoded = try await decode(source.data, job)
-                } catch {
-                    return try await fallback(for: error, job)
-                }
-                let (data, format) = try await render(decoded, job, storedSize: storedSourceSize(source.data, job))
-                metrics.imgproxy.record(.processing, .now - processing)
-                var processed = ProcessedImage(data: data, format: format, source: source.response, key: job.key)
-                processed.sourceIssues = decoded.issues.map(\.description)
-                if !decoded.issues.isEmpty { metrics.damagedSources.increment() }
-                await store(processed, job)
-                return processed
             }
         }
         return respond(processed, job, conditions: conditions)
+    }
+
+    /// Steps "source" to "store": the result for `job` made from its source, or the fallback image's.
+    private func process(_ job: ImageJob) async throws(ServerError) -> ProcessedImage {
+        let source: DownloadedData
+        do throws(ServerError) {
+            source = try await loadSource(job)
+        } catch {
+            return try await fallback(for: error, job)
+        }
+        if let unprocessed = unprocessed(source, job) {
+            await store(unprocessed, job)
+            return unprocessed
+        }
+        let processing = ContinuousClock.now
+        let decoded: Image
+        do throws(ServerError) {
+            decoded = try await decode(source.data, job)
+        } catch {
+            return try await fallback(for: error, job)
+        }
+        let (data, format) = try await render(decoded, job, storedSize: storedSourceSize(source.data, job))
+        metrics.imgproxy.record(.processing, .now - processing)
+        var processed = ProcessedImage(data: data, format: format, source: source.response, key: job.key)
+        processed.sourceIssues = decoded.issues.map(\.description)
+        if !decoded.issues.isEmpty { metrics.damagedSources.increment() }
+        await store(processed, job)
+        return processed
     }
 
     /// Steps "output format", "transform", "metadata" and "encode": `decoded` as the job asks, encoded;
