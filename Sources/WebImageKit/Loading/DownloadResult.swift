@@ -51,6 +51,13 @@ public struct DownloadResponse: Sendable, Hashable {
         self.headers = headers.reduce(into: [:]) { $0[$1.key.lowercased()] = $1.value }
     }
 
+    /// A response of HTTP/1.1 header fields: names lower-cased, repeated ones joined with ", ", in one pass.
+    init(url: URL, statusCode: Int, fields: some Sequence<(name: String, value: String)>) {
+        self.url = url
+        self.statusCode = statusCode
+        self.headers = Dictionary(fields.lazy.map { ($0.name.lowercased(), $0.value) }) { "\($0), \($1)" }
+    }
+
     /// The value of the header `name` (case-insensitive), if present.
     public func value(forHeader name: String) -> String? {
         headers[name.lowercased()]

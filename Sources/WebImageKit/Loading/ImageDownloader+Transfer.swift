@@ -82,17 +82,13 @@ extension ImageDownloader {
             } catch {
                 throw ImageDownloadError(.network, "the transport failed: \(error)", underlying: error)
             }
-            let lowercased = DownloadResponse(
-                url: head.url, statusCode: head.statusCode,
-                headers: Dictionary(head.headers.map { ($0.key.lowercased(), $0.value) }) { "\($0), \($1)" })
+            let lowercased = DownloadResponse(url: head.url, statusCode: head.statusCode, fields: head.headers.lazy.map { ($0.key, $0.value) })
             let setCookie = lowercased.value(forHeader: "set-cookie").map { [$0] } ?? []
             return try await receive(operationID, url: url, head: lowercased, setCookie: setCookie, body: body,
                                      options: options, validators: validators, configuration: configuration)
         }
         let (final, head, body) = try await get(target, headers: headers, options: options, configuration: configuration, on: loop)
-        let response = DownloadResponse(
-            url: final, statusCode: Int(head.status.code),
-            headers: Dictionary(head.headers.map { ($0.name.lowercased(), $0.value) }) { "\($0), \($1)" })
+        let response = DownloadResponse(url: final, statusCode: Int(head.status.code), fields: head.headers.lazy.map { ($0.name, $0.value) })
         return try await receive(operationID, url: url, head: response, setCookie: head.headers["set-cookie"],
                                  body: body.map(\.readableBytesView),
                                  options: options, validators: validators, configuration: configuration)
