@@ -3,12 +3,14 @@ import Testing
 import WebImageKit
 
 /// librsvg and poppler-glib (with cairo, GLib and some 40 libraries behind them), libheif, libjxl and libavif
-/// (with their codecs: x265, libde265, aom, rav1e, dav1d, highway…) are opened on the first image that needs
+/// (with their codecs: x265, libde265, aom, rav1e, dav1d, highway…) and libtiff (with jbig, Lerc, zstd, lzma) are opened on the first image that needs
 /// them, not at start: a process that never decodes one neither maps, relocates nor initializes them. glibc's
 /// `LD_DEBUG=files` lists every library a process loads, at start and through `dlopen`.
 @Suite struct OnDemandLibraryLoadingTests {
     static let vectorLibraries = ["librsvg-2.so", "libpoppler-glib.so", "libcairo.so", "libglib-2.0.so"]
-    static let codecLibraries = ["libheif.so", "libjxl.so", "libjxl_threads.so", "libavif.so", "libhwy.so", "libx265.so", "libaom.so"]
+    static let codecLibraries = [
+        "libheif.so", "libjxl.so", "libjxl_threads.so", "libavif.so", "libhwy.so", "libx265.so", "libaom.so", "libtiff.so", "libLerc.so",
+    ]
 
     static func loadedLibraries(_ arguments: [String]) async throws -> (status: Int32, libraries: String) {
         let run = try await CommandLineToolTests.run(arguments, environment: ["LD_DEBUG": "files"])
@@ -39,6 +41,17 @@ import WebImageKit
         #expect(status == 0)
         #expect(libraries.contains("libheif.so") && libraries.contains("libde265.so"))
         #expect(!libraries.contains("libavif.so") && !libraries.contains("libjxl.so"))
+    }
+
+    @Test func theFirstTIFFOpensLibtiffAndItsLibraries() async throws {
+        let folder = try CommandLineToolTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tiff = folder.appendingPathComponent("a.tiff")
+        try TIFFCoder().encode(Image(pixels: .samplePattern(width: 16, height: 16)), as: .tiff).write(to: tiff)
+        let (status, libraries) = try await Self.loadedLibraries(["decode", "--quiet", tiff.path])
+        #expect(status == 0)
+        #expect(libraries.contains("libtiff.so") && libraries.contains("libLerc.so"))
+        #expect(!libraries.contains("libheif.so") && !libraries.contains("libavif.so"))
     }
 
     @Test func encodingAVIFAndJPEGXLOpensTheirLibraries() async throws {

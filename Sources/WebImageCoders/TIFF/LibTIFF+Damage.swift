@@ -14,18 +14,18 @@ extension LibTIFF {
     /// when a block is larger than `maximumAllocation` (then nothing is probed and the caller refuses the page).
     ///
     /// Memory: one strip or tile. Time: one more decode of each block; the loop visits each block once.
-    static func badBlocks(_ tiff: OpaquePointer, size: PixelSize, maximumAllocation: Int) -> (bad: [BadBlock], total: Int)? {
-        let isTiled = TIFFIsTiled(tiff) != 0
-        let blockBytes = isTiled ? TIFFTileSize64(tiff) : TIFFStripSize64(tiff)
+    static func badBlocks(_ tiff: OpenTIFF, size: PixelSize, maximumAllocation: Int) -> (bad: [BadBlock], total: Int)? {
+        let isTiled = tiff.lib.TIFFIsTiled(tiff.pointer) != 0
+        let blockBytes = isTiled ? tiff.lib.TIFFTileSize64(tiff.pointer) : tiff.lib.TIFFStripSize64(tiff.pointer)
         guard blockBytes > 0, blockBytes <= UInt64(maximumAllocation) else { return nil }
-        let count = Int(isTiled ? TIFFNumberOfTiles(tiff) : TIFFNumberOfStrips(tiff))
+        let count = Int(isTiled ? tiff.lib.TIFFNumberOfTiles(tiff.pointer) : tiff.lib.TIFFNumberOfStrips(tiff.pointer))
         var scratch = [UInt8](repeating: 0, count: Int(blockBytes))
         var bad: [BadBlock] = []
         for index in 0..<count {
             let decoded = scratch.withUnsafeMutableBytes { raw in
                 isTiled
-                    ? TIFFReadEncodedTile(tiff, UInt32(index), raw.baseAddress, tmsize_t(raw.count))
-                    : TIFFReadEncodedStrip(tiff, UInt32(index), raw.baseAddress, tmsize_t(raw.count))
+                    ? tiff.lib.TIFFReadEncodedTile(tiff.pointer, UInt32(index), raw.baseAddress, tmsize_t(raw.count))
+                    : tiff.lib.TIFFReadEncodedStrip(tiff.pointer, UInt32(index), raw.baseAddress, tmsize_t(raw.count))
             }
             guard decoded < 0 else { continue }
             if let block = isTiled ? tileBlock(tiff, index: index, size: size) : stripBlock(tiff, index: index, size: size) {
@@ -40,7 +40,7 @@ extension LibTIFF {
     /// (libtiff may have left another block's pixels there), and `issues` gets what libtiff reported: the first
     /// damaged row when a block failed, no row for an error that cost no pixel. Throws when no block decodes.
     static func readRGBALeniently(
-        _ tiff: OpaquePointer, file: TIFFMemoryFile, size: PixelSize, maximumAllocation: Int, issues: inout [DecodingIssue]
+        _ tiff: OpenTIFF, file: TIFFMemoryFile, size: PixelSize, maximumAllocation: Int, issues: inout [DecodingIssue]
     ) throws(ImageCodingError) -> PixelBuffer {
         let reportedBefore = file.errors.count + file.readWarnings.count
         let pixels = try readRGBA(tiff, file: file, size: size, stopsOnError: false)
@@ -59,13 +59,13 @@ extension LibTIFF {
         }
         let kind: DecodingIssue.Kind = failure.code == .truncatedData ? .truncated : .corruptData
         let firstRow = probe.bad.map(\.rows.lowerBound).min()
-        let lost = probe.bad.isEmpty ? "" : " (\(probe.bad.count) of \(probe.total) \(TIFFIsTiled(tiff) != 0 ? "tiles" : "strips") lost)"
+        let lost = probe.bad.isEmpty ? "" : " (\(probe.bad.count) of \(probe.total) \(tiff.lib.TIFFIsTiled(tiff.pointer) != 0 ? "tiles" : "strips") lost)"
         issues.append(DecodingIssue(kind, firstDamagedRow: firstRow, detail: failure.message + lost))
         return PixelBuffer(width: size.width, height: size.height, hasAlpha: true, bytes: bytes).withAlphaFlagFromContent()
     }
 
     /// The rows strip `index` covers (strips of every plane repeat the same rows).
-    private static func stripBlock(_ tiff: OpaquePointer, index: Int, size: PixelSize) -> BadBlock? {
+    private static func stripBlock(_ tiff: OpenTIFF, index: Int, size: PixelSize) -> BadBlock? {
         let rowsPerStrip = Int(min(defaultedUInt32(tiff, UInt32(TIFFTAG_ROWSPERSTRIP)) ?? UInt32(size.height), UInt32(max(size.height, 1))))
         guard rowsPerStrip > 0 else { return nil }
         let stripsPerPlane = (size.height + rowsPerStrip - 1) / rowsPerStrip
@@ -75,7 +75,7 @@ extension LibTIFF {
     }
 
     /// The rectangle tile `index` covers (tiles of every plane repeat the same rectangles).
-    private static func tileBlock(_ tiff: OpaquePointer, index: Int, size: PixelSize) -> BadBlock? {
+    private static func tileBlock(_ tiff: OpenTIFF, index: Int, size: PixelSize) -> BadBlock? {
         guard let tileWidth = defaultedUInt32(tiff, UInt32(TIFFTAG_TILEWIDTH)).map(Int.init),
               let tileHeight = defaultedUInt32(tiff, UInt32(TIFFTAG_TILELENGTH)).map(Int.init),
               tileWidth > 0, tileHeight > 0 else { return nil }
@@ -87,10 +87,10 @@ extension LibTIFF {
         return BadBlock(rows: top..<min(top + tileHeight, size.height), columns: left..<min(left + tileWidth, size.width))
     }
 
-    private static func defaultedUInt32(_ tiff: OpaquePointer, _ tag: UInt32) -> UInt32? {
+    private static func defaultedUInt32(_ tiff: OpenTIFF, _ tag: UInt32) -> UInt32? {
         var value: UInt32 = 0
         let found = withUnsafeMutablePointer(to: &value) { pointer in
-            withVaList([pointer]) { TIFFVGetFieldDefaulted(tiff, tag, $0) }
+            withVaList([pointer]) { tiff.lib.TIFFVGetFieldDefaulted(tiff.pointer, tag, $0) }
         }
         return found != 0 ? value : nil
     }

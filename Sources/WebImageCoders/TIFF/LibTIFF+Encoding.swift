@@ -9,26 +9,28 @@ extension LibTIFF {
     static func encode(
         _ pixels: PixelBuffer, orientation: ImageOrientation, quality: Int, lossless: Bool, profile: Data?, xmp: Data?
     ) throws(ImageCodingError) -> Data {
+        let lib = try CodecLibraries.tiff.get()
         let output = TIFFOutputFile()
-        guard let options = TIFFOpenOptionsAlloc() else { throw ImageCodingError(.encodingFailed, format: .tiff, "libtiff failed") }
-        defer { TIFFOpenOptionsFree(options) }
+        guard let options = lib.TIFFOpenOptionsAlloc() else { throw ImageCodingError(.encodingFailed, format: .tiff, "libtiff failed") }
+        defer { lib.TIFFOpenOptionsFree(options) }
         let context = Unmanaged.passUnretained(output).toOpaque()
-        TIFFOpenOptionsSetErrorHandlerExtR(options, recordEncodingError, context)
-        TIFFOpenOptionsSetWarningHandlerExtR(options, ignoreEncodingWarning, context)
+        lib.TIFFOpenOptionsSetErrorHandlerExtR(options, recordEncodingError, context)
+        lib.TIFFOpenOptionsSetWarningHandlerExtR(options, ignoreEncodingWarning, context)
         let opened = withExtendedLifetime(output) {
-            TIFFClientOpenExt("memory", "wm", context, outputRead, outputWrite, outputSeek, outputClose, outputSize,
+            lib.TIFFClientOpenExt("memory", "wm", context, outputRead, outputWrite, outputSeek, outputClose, outputSize,
                               outputMap, outputUnmap, options)
         }
-        guard let tiff = opened else { throw failure(output, "libtiff could not start a file") }
+        guard let pointer = opened else { throw failure(output, "libtiff could not start a file") }
+        let tiff = OpenTIFF(pointer: pointer, lib: lib)
         let written = withExtendedLifetime(output) { writePage(tiff, pixels, orientation, quality, lossless, profile, xmp) }
-        TIFFClose(tiff) // writes the directory
+        lib.TIFFClose(pointer) // writes the directory
         guard written, output.errors.isEmpty else { throw failure(output, "libtiff could not write the image") }
         return Data(output.bytes)
     }
 
     /// Sets the tags and writes the rows; false when libtiff refused either.
     private static func writePage(
-        _ tiff: OpaquePointer, _ pixels: PixelBuffer, _ orientation: ImageOrientation, _ quality: Int, _ lossless: Bool,
+        _ tiff: OpenTIFF, _ pixels: PixelBuffer, _ orientation: ImageOrientation, _ quality: Int, _ lossless: Bool,
         _ profile: Data?, _ xmp: Data?
     ) -> Bool {
         let hasAlpha = pixels.hasAlpha && !pixels.isOpaque
@@ -68,7 +70,7 @@ extension LibTIFF {
                 for x in 0..<pixels.width {
                     for c in 0..<channels { row[x * channels + c] = source[start + 4 * x + c] }
                 }
-                let status = row.withUnsafeMutableBytes { TIFFWriteScanline(tiff, $0.baseAddress, UInt32(y), 0) }
+                let status = row.withUnsafeMutableBytes { tiff.lib.TIFFWriteScanline(tiff.pointer, $0.baseAddress, UInt32(y), 0) }
                 guard status == 1 else { return false }
             }
             return true
@@ -76,8 +78,8 @@ extension LibTIFF {
     }
 
     /// `TIFFSetField` through its `va_list` form (Swift cannot call C variadic functions).
-    private static func set(_ tiff: OpaquePointer, _ tag: Int32, _ arguments: any CVarArg...) -> Bool {
-        withVaList(arguments) { TIFFVSetField(tiff, UInt32(tag), $0) } == 1
+    private static func set(_ tiff: OpenTIFF, _ tag: Int32, _ arguments: any CVarArg...) -> Bool {
+        withVaList(arguments) { tiff.lib.TIFFVSetField(tiff.pointer, UInt32(tag), $0) } == 1
     }
 
     private static func failure(_ output: TIFFOutputFile, _ fallback: String) -> ImageCodingError {

@@ -27,29 +27,37 @@ enum LibTIFF {
         var iccProfile: Data?
     }
 
-    /// Opens `bytes`, calls `body` with the open file, and closes it.
+    /// An open file and the library's functions (libtiff is opened on first use: ``CodecLibraries/tiff``).
+    struct OpenTIFF {
+        let pointer: OpaquePointer
+        let lib: wik_tiff_functions
+    }
+
+    /// Opens `bytes`, calls `body` with the open file, and closes it; throws when libtiff is not installed.
     static func withFile<R>(
-        _ bytes: UnsafeRawBufferPointer, maximumAllocation: Int, _ body: (OpaquePointer, TIFFMemoryFile) throws(ImageCodingError) -> R
+        _ bytes: UnsafeRawBufferPointer, maximumAllocation: Int, _ body: (OpenTIFF, TIFFMemoryFile) throws(ImageCodingError) -> R
     ) throws(ImageCodingError) -> R {
         let file = TIFFMemoryFile(bytes)
         guard bytes.count >= 8 else { throw ImageCodingError(.truncatedData, format: .tiff, "the data ends inside the TIFF header") }
-        guard let options = TIFFOpenOptionsAlloc() else { throw ImageCodingError(.corruptData, format: .tiff, "libtiff failed") }
-        defer { TIFFOpenOptionsFree(options) }
+        let lib = try CodecLibraries.tiff.get()
+        guard let options = lib.TIFFOpenOptionsAlloc() else { throw ImageCodingError(.corruptData, format: .tiff, "libtiff failed") }
+        defer { lib.TIFFOpenOptionsFree(options) }
         let context = Unmanaged.passUnretained(file).toOpaque()
-        TIFFOpenOptionsSetErrorHandlerExtR(options, recordMessage, context)
-        TIFFOpenOptionsSetWarningHandlerExtR(options, recordWarning, context)
-        TIFFOpenOptionsSetMaxSingleMemAlloc(options, tmsize_t(clamping: maximumAllocation))
+        lib.TIFFOpenOptionsSetErrorHandlerExtR(options, recordMessage, context)
+        lib.TIFFOpenOptionsSetWarningHandlerExtR(options, recordWarning, context)
+        lib.TIFFOpenOptionsSetMaxSingleMemAlloc(options, tmsize_t(clamping: maximumAllocation))
         // "m": no memory mapping, every read goes through readProc with bounds checks.
         let opened = withExtendedLifetime(file) {
-            TIFFClientOpenExt("memory", "rm", context, readProc, writeProc, seekProc, closeProc, sizeProc, mapProc, unmapProc, options)
+            lib.TIFFClientOpenExt("memory", "rm", context, readProc, writeProc, seekProc, closeProc, sizeProc, mapProc, unmapProc, options)
         }
-        guard let tiff = opened else { throw error(file, fallback: "not a readable TIFF") }
-        defer { TIFFClose(tiff) }
+        guard let pointer = opened else { throw error(file, fallback: "not a readable TIFF") }
+        let tiff = OpenTIFF(pointer: pointer, lib: lib)
+        defer { lib.TIFFClose(pointer) }
         return try withExtendedLifetime(file) { () throws(ImageCodingError) -> R in try body(tiff, file) }
     }
 
     /// The current page's tags.
-    static func header(_ tiff: OpaquePointer) throws(ImageCodingError) -> PageHeader {
+    static func header(_ tiff: OpenTIFF) throws(ImageCodingError) -> PageHeader {
         let width = Int(field(tiff, UInt32(TIFFTAG_IMAGEWIDTH), as: UInt32.self) ?? 0)
         let height = Int(field(tiff, UInt32(TIFFTAG_IMAGELENGTH), as: UInt32.self) ?? 0)
         let subfile = field(tiff, UInt32(TIFFTAG_SUBFILETYPE), as: UInt32.self) ?? 0
@@ -64,18 +72,18 @@ enum LibTIFF {
     }
 
     /// The page's orientation tag (the same values as EXIF), `.up` when absent or invalid.
-    static func orientation(_ tiff: OpaquePointer) -> ImageOrientation {
+    static func orientation(_ tiff: OpenTIFF) -> ImageOrientation {
         let value = field(tiff, UInt32(TIFFTAG_ORIENTATION), as: UInt16.self).map(Int.init) ?? 1
         return ImageOrientation(exifValue: value)
     }
 
     /// The ICC profile tag of the current page.
-    static func iccProfile(_ tiff: OpaquePointer) -> Data? {
+    static func iccProfile(_ tiff: OpenTIFF) -> Data? {
         var count: UInt32 = 0
         var pointer: UnsafeMutableRawPointer?
         let found = withUnsafeMutablePointer(to: &count) { countPointer in
             withUnsafeMutablePointer(to: &pointer) { dataPointer in
-                withVaList([countPointer, dataPointer]) { TIFFVGetField(tiff, UInt32(TIFFTAG_ICCPROFILE), $0) }
+                withVaList([countPointer, dataPointer]) { tiff.lib.TIFFVGetField(tiff.pointer, UInt32(TIFFTAG_ICCPROFILE), $0) }
             }
         }
         guard found != 0, count > 0, let pointer else { return nil }
@@ -86,16 +94,16 @@ enum LibTIFF {
     /// tag is reported, not applied). Size checked by the caller. Without `stopsOnError`, libtiff carries on
     /// past strips or tiles it cannot decode (see ``readRGBALeniently(_:file:size:maximumAllocation:issues:)``).
     static func readRGBA(
-        _ tiff: OpaquePointer, file: TIFFMemoryFile, size: PixelSize, stopsOnError: Bool = true
+        _ tiff: OpenTIFF, file: TIFFMemoryFile, size: PixelSize, stopsOnError: Bool = true
     ) throws(ImageCodingError) -> PixelBuffer {
         var message = [CChar](repeating: 0, count: 1024)
         var image = TIFFRGBAImage()
-        let began = message.withUnsafeMutableBufferPointer { TIFFRGBAImageBegin(&image, tiff, stopsOnError ? 1 : 0, $0.baseAddress) }
+        let began = message.withUnsafeMutableBufferPointer { tiff.lib.TIFFRGBAImageBegin(&image, tiff.pointer, stopsOnError ? 1 : 0, $0.baseAddress) }
         guard began != 0 else {
             let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             throw ImageCodingError(.unsupportedFormat, format: .tiff, text.isEmpty ? "libtiff cannot read this layout" : text)
         }
-        defer { TIFFRGBAImageEnd(&image) }
+        defer { tiff.lib.TIFFRGBAImageEnd(&image) }
         // Ask for the file's own orientation: libtiff then flips nothing.
         image.req_orientation = image.orientation
         let hasAlpha = image.alpha != 0
@@ -104,7 +112,7 @@ enum LibTIFF {
             let raster = UnsafeMutableRawPointer(base).bindMemory(to: UInt32.self, capacity: size.width * size.height)
             // libtiff leaves pixels it could not read untouched: start from transparent black.
             output.update(repeating: 0)
-            guard TIFFRGBAImageGet(&image, raster, UInt32(size.width), UInt32(size.height)) != 0 else {
+            guard tiff.lib.TIFFRGBAImageGet(&image, raster, UInt32(size.width), UInt32(size.height)) != 0 else {
                 throw error(file, fallback: "libtiff could not read the pixels")
             }
             // TIFFRGBAImage packs A<<24 | B<<16 | G<<8 | R: R, G, B, A in memory on little-endian machines.
@@ -119,17 +127,17 @@ enum LibTIFF {
 
     /// Reads 8-bit contiguous CMYK inks (no alpha) of a stripped page, 4 bytes a pixel, in stored order;
     /// `nil` when the page is laid out otherwise (the caller then uses the naive conversion).
-    static func readCMYK(_ tiff: OpaquePointer, file: TIFFMemoryFile, header: PageHeader) throws(ImageCodingError) -> [UInt8]? {
+    static func readCMYK(_ tiff: OpenTIFF, file: TIFFMemoryFile, header: PageHeader) throws(ImageCodingError) -> [UInt8]? {
         let planar = defaultedField(tiff, UInt32(TIFFTAG_PLANARCONFIG), as: UInt16.self) ?? UInt16(PLANARCONFIG_CONTIG)
         let inkSet = defaultedField(tiff, UInt32(TIFFTAG_INKSET), as: UInt16.self) ?? UInt16(INKSET_CMYK)
         guard header.photometric == Int(PHOTOMETRIC_SEPARATED), header.samplesPerPixel == 4, header.bitsPerSample == 8,
-              planar == UInt16(PLANARCONFIG_CONTIG), inkSet == UInt16(INKSET_CMYK), TIFFIsTiled(tiff) == 0,
-              TIFFScanlineSize64(tiff) == UInt64(header.size.width * 4) else { return nil }
+              planar == UInt16(PLANARCONFIG_CONTIG), inkSet == UInt16(INKSET_CMYK), tiff.lib.TIFFIsTiled(tiff.pointer) == 0,
+              tiff.lib.TIFFScanlineSize64(tiff.pointer) == UInt64(header.size.width * 4) else { return nil }
         let width = header.size.width, height = header.size.height
         var inks = [UInt8](repeating: 0, count: width * height * 4)
         let failed = inks.withUnsafeMutableBytes { raw -> Bool in
             guard let base = raw.baseAddress else { return true }
-            for row in 0..<height where TIFFReadScanline(tiff, base + row * width * 4, UInt32(row), 0) < 0 {
+            for row in 0..<height where tiff.lib.TIFFReadScanline(tiff.pointer, base + row * width * 4, UInt32(row), 0) < 0 {
                 return true
             }
             return false
@@ -139,8 +147,8 @@ enum LibTIFF {
     }
 
     /// Moves to the next page; false after the last one.
-    static func nextPage(_ tiff: OpaquePointer) -> Bool {
-        TIFFReadDirectory(tiff) != 0
+    static func nextPage(_ tiff: OpenTIFF) -> Bool {
+        tiff.lib.TIFFReadDirectory(tiff.pointer) != 0
     }
 
     /// Throws when libtiff reported an error or a read past the end along the way, even where it carried on
@@ -180,16 +188,16 @@ enum LibTIFF {
         }
     }
 
-    private static func field<T: FixedWidthInteger>(_ tiff: OpaquePointer, _ tag: UInt32, as type: T.Type) -> T? {
+    private static func field<T: FixedWidthInteger>(_ tiff: OpenTIFF, _ tag: UInt32, as type: T.Type) -> T? {
         var value: T = 0
-        let found = withUnsafeMutablePointer(to: &value) { pointer in withVaList([pointer]) { TIFFVGetField(tiff, tag, $0) } }
+        let found = withUnsafeMutablePointer(to: &value) { pointer in withVaList([pointer]) { tiff.lib.TIFFVGetField(tiff.pointer, tag, $0) } }
         return found != 0 ? value : nil
     }
 
-    private static func defaultedField<T: FixedWidthInteger>(_ tiff: OpaquePointer, _ tag: UInt32, as type: T.Type) -> T? {
+    private static func defaultedField<T: FixedWidthInteger>(_ tiff: OpenTIFF, _ tag: UInt32, as type: T.Type) -> T? {
         var value: T = 0
         let found = withUnsafeMutablePointer(to: &value) { pointer in
-            withVaList([pointer]) { TIFFVGetFieldDefaulted(tiff, tag, $0) }
+            withVaList([pointer]) { tiff.lib.TIFFVGetFieldDefaulted(tiff.pointer, tag, $0) }
         }
         return found != 0 ? value : nil
     }

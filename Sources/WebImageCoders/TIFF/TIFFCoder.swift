@@ -102,7 +102,7 @@ public struct TIFFCoder: ImageCoding {
     }
 
     private static func readPages(
-        _ tiff: OpaquePointer, file: TIFFMemoryFile, options: ImageDecodingOptions, maximumAllocation: Int,
+        _ tiff: LibTIFF.OpenTIFF, file: TIFFMemoryFile, options: ImageDecodingOptions, maximumAllocation: Int,
         into decoded: inout DecodedPages
     ) throws(ImageCodingError) {
         var byteCount = 0
@@ -133,7 +133,7 @@ public struct TIFFCoder: ImageCoding {
     }
 
     private static func readPage(
-        _ tiff: OpaquePointer, file: TIFFMemoryFile, header: LibTIFF.PageHeader, options: ImageDecodingOptions,
+        _ tiff: LibTIFF.OpenTIFF, file: TIFFMemoryFile, header: LibTIFF.PageHeader, options: ImageDecodingOptions,
         maximumAllocation: Int, issues: inout [DecodingIssue]
     ) throws(ImageCodingError) -> LibTIFF.Page {
         let orientation = LibTIFF.orientation(tiff)
