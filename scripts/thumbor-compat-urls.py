@@ -8,7 +8,7 @@ Usage: thumbor-compat-urls.py ORIGIN KEY [CONF_LINE ...]
   KEY     thumbor's SECURITY_KEY.
   CONF_LINE  further thumbor.conf lines (e.g. 'MAX_WIDTH = 150'), for a run under other settings.
 
-Starts thumbor (this venv's, 7.8) on a free 127.0.0.1 port with a thumbor.conf of its own, builds each URL with
+Starts thumbor (this venv's, 7.8) on a 127.0.0.1 port it binds first with a thumbor.conf of its own, builds each URL with
 libthumbor (signed and unsafe), asks thumbor, and prints a JSON list: name, path, thumbor's status, format and
 pixel size (or, for meta/, the target size of its JSON, and its source size, operations and focal points). Stops
 thumbor before it exits.
@@ -32,10 +32,14 @@ host = origin.split("://", 1)[1]
 crypto = CryptoURL(key=key)
 
 
-def free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+def listening_socket():
+    """A socket listening on a port of the system's choosing, handed to thumbor (`--fd`): a port picked and released
+    beforehand could be taken by another test's server before thumbor binds it."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(128)
+    sock.setblocking(False)
+    return sock
 
 
 def signed(image, **options):
@@ -144,7 +148,8 @@ cases += [
     ("signature of other options", "/" + signature_of + "/" + crypto.generate(image_url=landscape, width=101).split("/", 2)[2]),
 ]
 
-port = free_port()
+listener = listening_socket()
+port = listener.getsockname()[1]
 folder = tempfile.mkdtemp(prefix="thumbor-compat-")
 conf = os.path.join(folder, "thumbor.conf")
 with open(conf, "w") as handle:
@@ -160,8 +165,9 @@ AUTO_WEBP = False
     handle.writelines(line + "\n" for line in extra_conf)
 thumbor = os.path.join(os.path.dirname(sys.executable), "thumbor")
 server = subprocess.Popen(
-    [thumbor, "--ip", "127.0.0.1", "--port", str(port), "--conf", conf, "--log-level", "error"],
-    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    [thumbor, "--fd", str(listener.fileno()), "--conf", conf, "--log-level", "error"],
+    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=[listener.fileno()])
+listener.close()  # thumbor has its own copy
 try:
     base = f"http://127.0.0.1:{port}"
     for _ in range(300):

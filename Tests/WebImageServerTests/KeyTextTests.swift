@@ -22,6 +22,13 @@ import Testing
         #expect(KeyText.of(Sample(name: "b")) != text && KeyText.of(Sample(ratio: 0.25)) != text)
     }
 
+    @Test func aStringIsQuotedAndEscapedSoItCannotImitateTheTextAroundIt() {
+        #expect(KeyText.of(Sample(name: #"a"b"#)).contains(#"name="a\"b""#))
+        // One tag holding the text of two tags is not two tags.
+        #expect(KeyText.of(Sample(tags: [#"a","b"#])) != KeyText.of(Sample(tags: ["a", "b"])))
+        #expect(KeyText.of(["a=1,b": 2]) != KeyText.of(["a": 1, "b": 2]))
+    }
+
     @Test func aSetOrADictionaryGivesTheSameTextWhateverItsOrderButTheOrderOfAnArrayCounts() {
         // Sets built in different orders, and with different capacities, iterate differently; the text does not.
         var small = Set<String>(["jpg", "png", "gif", "webp", "avif"])

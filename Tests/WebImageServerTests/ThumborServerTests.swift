@@ -60,7 +60,10 @@ struct ThumborServerTests {
                 let decoded = try image(response)
                 #expect(decoded.pixelSize == PixelSize(width: 200, height: 150))
             }
-            for forged in ["A" + signature.dropFirst(), String(signature.prefix(20)), ThumborSignatureVerifier.signature(for: path, key: "guess")] {
+            // The first character changed (to "A" unless it is one already: the path holds the origin's port, so the
+            // signature differs from run to run), the signature cut short, one made with another key.
+            let changed = (signature.first == "A" ? "B" : "A") + signature.dropFirst()
+            for forged in [changed, String(signature.prefix(20)), ThumborSignatureVerifier.signature(for: path, key: "guess")] {
                 try await client.execute(uri: "/\(forged)/\(path)", method: .get) { response in
                     #expect(response.status == .badRequest, "\(forged)")
                 }

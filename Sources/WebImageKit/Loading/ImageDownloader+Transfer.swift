@@ -166,7 +166,7 @@ extension ImageDownloader {
                 guard data.count + chunk.count <= configuration.maximumResponseSize else {
                     throw ImageDownloadError(.tooLarge, "the body exceeds the limit of \(configuration.maximumResponseSize) bytes")
                 }
-                if data.isEmpty, let whole = chunk as? Data {
+                if data.isEmpty, let whole = chunk as? Data, whole.startIndex == 0 {
                     // A transport that gathers the body (the server's hands it over in pieces of up to 512 KiB):
                     // its first piece is taken as it is, not copied.
                     data = whole

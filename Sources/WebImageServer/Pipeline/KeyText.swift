@@ -6,8 +6,7 @@
 enum KeyText {
     static func of(_ value: some Encodable) -> String {
         let node = Node()
-        // The encoders here never throw; a value whose own `encode(to:)` does is written as far as it got.
-        try? value.encode(to: NodeEncoder(node: node))
+        node.write(value)
         return node.text
     }
 
@@ -26,7 +25,8 @@ enum KeyText {
             case .empty: return "-"
             case .single(let text): return text
             case .keyed(let entries):
-                var parts = entries.map { "\($0.0)=\($0.1.text)" }
+                // A dictionary's keys are its own (quoted); anything else's are its coding keys.
+                var parts = entries.map { "\(entryLength > 0 ? $0.0.debugDescription : $0.0)=\($0.1.text)" }
                 if entryLength > 0 { parts.sort() }
                 return "{" + parts.joined(separator: ",") + "}"
             case .unkeyed(let elements):
@@ -64,10 +64,13 @@ enum KeyText {
         func write(_ value: some Encodable) {
             if let unordered = value as? any Unordered { entryLength = type(of: unordered).entryLength }
             if let text = value as? String {
-                content = .single("\"\(text)\"")
+                // Quoted and escaped, as `String(describing:)` wrote strings: a URL or a text option cannot pass
+                // for the punctuation around it.
+                content = .single(text.debugDescription)
             } else if let described = value as? any LosslessStringConvertible {
                 content = .single(described.description)
             } else {
+                // The encoders here never throw; a value whose own `encode(to:)` does is written as far as it got.
                 try? value.encode(to: NodeEncoder(node: self))
             }
         }

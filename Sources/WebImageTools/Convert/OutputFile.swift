@@ -21,9 +21,16 @@ package enum OutputFile {
         try checkTarget(url, replacing: replacing, ifExists: remedy)
         let suffix = String(UInt32.random(in: .min ... .max), radix: 16, uppercase: true)
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(suffix).webimage-tmp")
+        let folder = url.deletingLastPathComponent().path
+        let descriptor: Int32
+        switch POSIXFile.createExclusive(temporary.path, mode: 0o666) {
+        case .success(let created): descriptor = created
+        case .failure(let error): throw ToolError(path, "cannot write in \(folder): \(Describing.systemMessage(error.rawValue))")
+        }
+        // The temporary name is ours from here on and goes at the end (a rename took it already; after a hard
+        // link the output keeps the bytes).
         defer { unlink(temporary.path) }
-        if let error = writeNewFile(data, at: temporary.path) {
-            let folder = url.deletingLastPathComponent().path
+        if let error = writeAndClose(descriptor, data) {
             throw ToolError(path, "cannot write in \(folder): \(Describing.systemMessage(error))")
         }
         if replacing {
@@ -41,19 +48,15 @@ package enum OutputFile {
         guard rename(temporary.path, path) == 0 else { throw ToolError(path, Describing.systemMessage(errno)) }
     }
 
-    /// Writes `data` to a new file at `path`; the `errno` of the failure, if any. No `fsync` (Foundation's
+    /// Writes `data` to `descriptor` and closes it; the `errno` of the failure, if any. No `fsync` (Foundation's
     /// `Data.write` makes one, about a millisecond of waiting here): the file is moved into place whole, so no
     /// process ever sees it half-written; like vips, ImageMagick and `cp`, which do not flush either, the tool
     /// leaves durability across a power cut to the file system.
-    private static func writeNewFile(_ data: Data, at path: String) -> Int32? {
-        switch POSIXFile.createExclusive(path, mode: 0o666) {
-        case .failure(let error): return error.rawValue
-        case .success(let descriptor):
-            let failure = POSIXFile.writeAll(descriptor, data)
-            // A delayed write error (a full disk on some file systems) shows up at close.
-            let closing = POSIXFile.close(descriptor)
-            return (failure ?? closing)?.rawValue
-        }
+    private static func writeAndClose(_ descriptor: Int32, _ data: Data) -> Int32? {
+        let failure = POSIXFile.writeAll(descriptor, data)
+        // A delayed write error (a full disk on some file systems) shows up at close.
+        let closing = POSIXFile.close(descriptor)
+        return (failure ?? closing)?.rawValue
     }
 
     /// Throws unless a file can be written at `url`: its folder exists, and nothing is there yet (or
