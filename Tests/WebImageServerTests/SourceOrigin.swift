@@ -17,6 +17,8 @@ struct SourceOrigin: Sendable {
     /// A 40×30 GIF of three frames (red, green, blue), 100 ms each.
     let animation: Data
     let requests = RequestCounter()
+    /// Where requests for `/held/photo.jpg` wait until the test opens it.
+    let gate = Gate()
 
     init() throws {
         photo = try ImageCodersManager.shared.encode(Image(pixels: Self.halves(width: 400, height: 300)), as: .jpeg, options: .init())
@@ -54,6 +56,11 @@ struct SourceOrigin: Sendable {
         }
         router.get("slow/:milliseconds/photo.jpg") { _, context in
             try await Task.sleep(for: .milliseconds(context.parameters.get("milliseconds", as: Int.self) ?? 0))
+            return Self.image(photo, type: "image/jpeg")
+        }
+        let gate = gate
+        router.get("held/photo.jpg") { _, _ in
+            await gate.pass()
             return Self.image(photo, type: "image/jpeg")
         }
         router.get("redirect") { request, _ in
@@ -118,5 +125,22 @@ struct UnreachableLoader: ImageLoading {
         for url: URL, options: DownloadOptions, validators: Validators?, progress: (@Sendable (DownloadProgress) -> Void)?
     ) async throws -> DownloadedData {
         throw ImageDownloadError(.network, "unreachable (test loader)")
+    }
+}
+
+/// Holds requests until it is opened; open for good afterwards.
+actor Gate {
+    private var isOpen = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    func pass() async {
+        guard !isOpen else { return }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func open() {
+        isOpen = true
+        for continuation in waiting { continuation.resume() }
+        waiting = []
     }
 }
