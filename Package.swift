@@ -108,6 +108,8 @@ let package = Package(
             name: "webimage",
             dependencies: [
                 "WebImageKit", "WebImageTools", "WebImageServer", "CWebImageShims",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

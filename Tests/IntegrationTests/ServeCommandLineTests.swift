@@ -23,7 +23,9 @@ import Glibc
         #expect(badPreset.stderr.contains("in preset 'thumb'"))
     }
 
-    @Test func theEnvironmentConfiguresTheServerAndSIGTERMDrainsTheRequestInFlight() async throws {
+    /// The watermark is given by URL: the server fetches it at start, before it listens (a wait that on one of NIO's
+    /// event loops would stop the process).
+    @Test func theEnvironmentConfiguresTheServerFetchingAWatermarkURLAndSIGTERMDrainsTheRequestInFlight() async throws {
         let origin = try TestImageServer()
         let cache = try CommandLineToolTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: cache) }
@@ -31,30 +33,33 @@ import Glibc
         let log = cache.appendingPathComponent("serve.log")
         try Data().write(to: log)
         let process = Process()
-        process.executableURL = CommandLineToolTests.binary
-        process.arguments = ["serve"]
-        process.environment = ProcessInfo.processInfo.environment.merging([
-            "WEBIMAGE_SERVE_BIND": "127.0.0.1:0",
-            "WEBIMAGE_SERVE_ALLOW_LOOPBACK_SOURCES": "1",
-            "WEBIMAGE_SERVE_CACHE_DIR": cache.path,
-            // The source is held at the origin until the test releases it: under the thread sanitizer and a busy
-            // suite that took longer than the 10 s default and the fetch timed out (502), which is not what this
-            // test is about.
-            "WEBIMAGE_SERVE_DOWNLOAD_TIMEOUT": "300",
-            "WEBIMAGE_SERVE_TIMEOUT": "300",
-        ]) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = try FileHandle(forWritingTo: log)
-        try process.run()
         defer { if process.isRunning { process.terminate() } }
-        let port = try await listeningPort(in: log, after: "listening on 127.0.0.1:")
-        let server = "http://127.0.0.1:\(port)"
 
         try await origin.run { base in
+            process.executableURL = CommandLineToolTests.binary
+            process.arguments = ["serve"]
+            process.environment = ProcessInfo.processInfo.environment.merging([
+                "WEBIMAGE_SERVE_BIND": "127.0.0.1:0",
+                "WEBIMAGE_SERVE_ALLOW_LOOPBACK_SOURCES": "1",
+                "WEBIMAGE_SERVE_CACHE_DIR": cache.path,
+                "IMGPROXY_WATERMARK_URL": "\(base)/image/mark.png",
+                // The source is held at the origin until the test releases it: under the thread sanitizer and a busy
+                // suite that took longer than the 10 s default and the fetch timed out (502), which is not what this
+                // test is about.
+                "WEBIMAGE_SERVE_DOWNLOAD_TIMEOUT": "300",
+                "WEBIMAGE_SERVE_TIMEOUT": "300",
+            ]) { $1 }
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = try FileHandle(forWritingTo: log)
+            try process.run()
+            let port = try await listeningPort(in: log, after: "listening on 127.0.0.1:")
+            let server = "http://127.0.0.1:\(port)"
+            #expect(await origin.log.count("/image/mark.png") == 1, "the watermark is fetched once, at start")
+
             try await Self.waitForHealth(server)
             // A request whose source is held at the origin is in flight when SIGTERM arrives.
             let inFlight = Task {
-                try await HTTPClient.shared.execute(HTTPClientRequest(url: "\(server)/_/w:8/plain/\(base)/held/a.png"), timeout: .seconds(60))
+                try await HTTPClient.shared.execute(HTTPClientRequest(url: "\(server)/_/w:8/wm:1/plain/\(base)/held/a.png"), timeout: .seconds(60))
             }
             try await eventually(timeout: .seconds(60)) { await origin.log.count("/held/a.png") == 1 }
             kill(process.processIdentifier, SIGTERM)

@@ -69,7 +69,8 @@ public struct ConfiguredImage: Sendable {
             let request = try HTTPClient.Request(url: url)
             let accumulator = ResponseAccumulator(request: request, maxBodySize: Self.maximumBytes)
             let deadline = NIODeadline.now() + .milliseconds(Int64(timeout.components.seconds * 1000))
-            // Settings are read synchronously at start; the client's own threads do the work meanwhile.
+            // Settings are read synchronously at start; the client's own threads do the work meanwhile (NIO stops
+            // the process when this waits on an event loop; `webimage serve` resolves its settings on its own threads).
             response = try HTTPClient.shared.execute(request: request, delegate: accumulator, deadline: deadline).wait()
         } catch {
             throw ConfiguredImageError("could not be fetched (\(error))")

@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import ServiceLifecycle
 import UnixSignals
+import WebImageCore
 import WebImageKit
 import WebImageServer
 
@@ -96,11 +97,14 @@ struct ServeCommand: AsyncParsableCommand {
         let settings = ServerSettings(commandLine: commandLine, environment: ProcessInfo.processInfo.environment)
         let resolved: ServerSettings.Resolved
         do {
+            // Resolving fetches a watermark or fallback image given by URL and waits for it (up to 10 s): on
+            // WebImageKit's own threads, not on one of Swift's few, which the fetch's own tasks may need.
             if printConfig {
-                for line in try settings.report() { print(line) }
+                let report = try await WorkerThreads.transfers.run { () throws(ServerSettingsError) in try settings.report() }
+                for line in report { print(line) }
                 return
             }
-            resolved = try settings.resolve()
+            resolved = try await WorkerThreads.transfers.run { () throws(ServerSettingsError) in try settings.resolve() }
         } catch {
             throw ValidationError(error.description)
         }
