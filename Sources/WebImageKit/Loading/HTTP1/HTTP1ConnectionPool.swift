@@ -245,7 +245,7 @@ final class HTTP1Connection: Sendable {
         let handler = self.handler
         let channel = self.channel
         let exchange = HTTP1Exchange()
-        eventLoop.execute {
+        let send = {
             var headPending = true
             handler.value.begin(exchange, { event in
                 switch event {
@@ -264,6 +264,9 @@ final class HTTP1Connection: Sendable {
             channel.write(HTTPClientRequestPart.head(head), promise: nil)
             channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
         }
+        // A transfer runs on its connection's loop (ImageDownloader.startReady): the request goes out now, not
+        // as a task the loop runs next.
+        if eventLoop.inEventLoop { send() } else { eventLoop.execute(send) }
         continuation.onTermination = { termination in
             if case .cancelled = termination { eventLoop.execute { handler.value.abandon(exchange) } }
         }
