@@ -1,14 +1,18 @@
 #include "wik_memory.h"
 
+// Any C library header defines __GLIBC__ on glibc (without one, the test below was always false and the
+// thresholds were never set).
+#include <stdlib.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
 
-int wik_set_mmap_threshold(int bytes) {
+int wik_set_malloc_thresholds(int mmap_bytes, int trim_bytes) {
 #if defined(__GLIBC__)
-    return mallopt(M_MMAP_THRESHOLD, bytes);
+    return mallopt(M_MMAP_THRESHOLD, mmap_bytes) == 1 && mallopt(M_TRIM_THRESHOLD, trim_bytes) == 1;
 #else
-    (void)bytes;
+    (void)mmap_bytes;
+    (void)trim_bytes;
     return 0;
 #endif
 }

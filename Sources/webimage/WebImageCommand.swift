@@ -19,13 +19,17 @@ struct WebImageCommand: AsyncParsableCommand {
     )
 
     static func main() async {
-        returnLargeBlocksToTheSystem()
         mapLargeInputFiles()
         do {
             var command = try parseAsRoot()
-            // The server keeps Swift's own threads: on the event loops, where its connections and source fetches
-            // live, a new source on every request went 0.82–0.85 of libjpeg-turbo's ceiling against 0.88–0.93.
-            if !(command is ServeCommand) { runTasksOnEventLoops() }
+            // The server keeps Swift's own threads and glibc's own malloc thresholds. Each cost it throughput with
+            // a new source on every request: on the event loops, where its connections and source fetches live,
+            // 0.82–0.85 of libjpeg-turbo's ceiling against 0.88–0.93; with the fixed thresholds, 0.76–0.80
+            // against 0.91 (every decoded buffer mapped and its pages faulted in afresh).
+            if !(command is ServeCommand) {
+                returnLargeBlocksToTheSystem()
+                runTasksOnEventLoops()
+            }
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -60,15 +64,20 @@ struct WebImageCommand: AsyncParsableCommand {
     }
 }
 
-/// Makes glibc hand every block of 128 KiB or more straight to `mmap`, so that freeing it returns the memory.
+/// Makes glibc hand every block of 128 KiB or more straight to `mmap`, so that freeing it returns the memory,
+/// and keep 1 MiB free at the top of each heap.
 ///
 /// Decoded images are megabytes each. By default glibc raises its mmap threshold to the size of the largest
 /// block freed so far (up to 32 MiB), after which pixel buffers come from the heap and, once freed, mostly
-/// stay in the process: 200 loads of 2048×1365 images peaked about 55 MB higher. A fixed threshold turns
-/// that adaptation off. Programs embedding the library can do the same (`mallopt(M_MMAP_THRESHOLD, …)`,
-/// or `GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072` in the environment).
+/// stay in the process: 200 loads of 2048×1365 images peaked at 363–491 MB, against 334–343 with a fixed one
+/// (`scripts/bench-load-memory.sh`; with a 1 MiB memory cache, 128–132 against 90–101). A fixed threshold turns
+/// that adaptation off, and with it the raising of the trim threshold, which then stays at 128 KiB: a heap
+/// whose top held a freed 100 KB download body gave its pages back, and the next body faulted them in again
+/// (300 downloads of 106 KB: 5,100 page faults and 36 ms in process, 2,000 and 27 ms with 1 MiB). Programs
+/// embedding the library can do the same (`mallopt`, or
+/// `GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072:glibc.malloc.trim_threshold=1048576` in the environment).
 private func returnLargeBlocksToTheSystem() {
-    _ = wik_set_mmap_threshold(128 * 1024)
+    _ = wik_set_malloc_thresholds(128 * 1024, 1 << 20)
 }
 
 /// Maps large input files instead of reading them (``MappedInput``), once SIGBUS, raised when another program

@@ -86,3 +86,17 @@ import WebImageTools
         #expect(String(decoding: message.prefix(max(0, count)), as: UTF8.self).contains("cut short"))
     }
 }
+
+/// The tool fixes glibc's malloc thresholds (`returnLargeBlocksToTheSystem` in `WebImageCommand`). The call must take
+/// effect: it once compiled to `return 0`, its test for glibc coming before any header that defines `__GLIBC__`.
+@Suite struct MallocThresholdsTests {
+    @Test func theToolsMallocThresholdsAreSetOnGlibc() throws {
+        // In a child process, so that this one's malloc keeps glibc's defaults.
+        let child = fork()
+        if child == 0 { _exit(wik_set_malloc_thresholds(128 * 1024, 1 << 20) == 1 ? 0 : 1) }
+        try #require(child > 0)
+        var status: Int32 = 0
+        _ = waitpid(child, &status, 0)
+        #expect(status == 0, "wik_set_malloc_thresholds did not set the thresholds (status \(status))")
+    }
+}
