@@ -11,6 +11,60 @@ import Testing
     /// differences (libyuv vs the built-in path) of up to 2 per channel.
     static let tolerance = 2
 
+    // MARK: Colour code points (nclx)
+
+    /// The nclx fixtures are 8×8 lossless AVIFs (identity matrix, so the RGB is exact) of four 4×4 blocks with these
+    /// values, left to right and top to bottom, tagged with code points instead of a profile
+    /// (scripts/fixtures/make-avif-fixtures.py).
+    static let blockValues: [(Int, Int, Int)] = [(200, 100, 50), (50, 160, 220), (128, 128, 128), (250, 20, 20)]
+
+    /// The colour of each block, within `tolerance` of `expected`.
+    func expectBlocks(_ image: Image, _ expected: [(Int, Int, Int)], tolerance: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+        for (index, (x, y)) in [(1, 1), (5, 1), (1, 5), (5, 5)].enumerated() {
+            let pixel = image.pixels[x, y], (red, green, blue) = expected[index]
+            let difference = max(abs(Int(pixel.red) - red), abs(Int(pixel.green) - green), abs(Int(pixel.blue) - blue))
+            #expect(difference <= tolerance, "block \(index): \(pixel), expected \((red, green, blue))", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Expected: the values converted to sRGB with H.273's primaries (D65), sRGB's tone curve on both sides and
+    /// relative colorimetry, clipped; worked out by hand (3×3 matrices), as Chromium shows such files.
+    @Test func nclxDisplayP3IsConvertedToSRGB() throws {
+        let image = try coder.decode(Fixtures.data("avif/nclx-p3.avif"))
+        expectBlocks(image, [(215, 93, 31), (0, 163, 226), (128, 128, 128), (255, 0, 0)], tolerance: 2)
+        #expect(image.iccProfile == nil)
+    }
+
+    @Test func nclxBT2020IsConvertedToSRGB() throws {
+        let image = try coder.decode(Fixtures.data("avif/nclx-bt2020.avif"))
+        expectBlocks(image, [(241, 76, 29), (0, 167, 227), (128, 128, 128), (255, 0, 0)], tolerance: 2)
+    }
+
+    /// PQ needs tone mapping, which this library does not do: the values are left as they are.
+    @Test func nclxWithAnHDRTransferIsLeftAsItIs() throws {
+        let image = try coder.decode(Fixtures.data("avif/nclx-p3-pq.avif"))
+        expectBlocks(image, Self.blockValues, tolerance: 0)
+    }
+
+    @Test func keepsColorProfileKeepsNCLXValuesWithAProfileMadeFromTheCodePoints() throws {
+        let data = try Fixtures.data("avif/nclx-p3.avif")
+        let kept = try coder.decode(data, options: ImageDecodingOptions(keepsColorProfile: true))
+        expectBlocks(kept, Self.blockValues, tolerance: 0)
+        let profile = try #require(kept.iccProfile)
+        #expect(LittleCMS.space(of: profile) == .rgb)
+        let converted = ColorManagement.finish(Image(pixels: kept.pixels), profile: profile, options: ImageDecodingOptions())
+        #expect(maxChannelDifference(converted.pixels, try coder.decode(data).pixels) == 0)
+    }
+
+    @Test func codePointsOfSRGBOrUnspecifiedOrHDROrUnknownMakeNoProfile() {
+        for (primaries, transfer) in [(1, 13), (1, 1), (2, 2), (1, 6), (12, 16), (9, 18), (99, 13), (12, 99)] {
+            #expect(CICPColor(primaries: UInt16(primaries), transfer: UInt16(transfer)).iccProfile() == nil, "\(primaries)/\(transfer)")
+        }
+        for (primaries, transfer) in [(12, 13), (9, 1), (1, 4), (1, 8), (11, 13), (5, 6)] {
+            #expect(CICPColor(primaries: UInt16(primaries), transfer: UInt16(transfer)).iccProfile() != nil, "\(primaries)/\(transfer)")
+        }
+    }
+
     // MARK: Decoding fixtures
 
     @Test func decodesOpaqueEightBitFileLikeAvifdec() throws {

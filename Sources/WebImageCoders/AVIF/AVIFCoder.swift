@@ -6,8 +6,10 @@ public import Foundation
 /// reports the `irot`/`imir` transform (or, when those are absent, the EXIF orientation) as
 /// `Image.orientation`, and decodes every frame of a sequence with its duration. libavif 0.11
 /// exposes no repetition count, so a sequence reports `loopCount` 0 (forever), which is how
-/// browsers play AVIF sequences. An ICC profile (`colr` of type `prof`) converts the pixels to sRGB,
-/// unless `ImageDecodingOptions.keepsColorProfile` keeps it in `Image.iccProfile`.
+/// browsers play AVIF sequences. An ICC profile (`colr` of type `prof`) converts the pixels to sRGB, and so do
+/// colour code points that are not sRGB's (`colr` of type `nclx`: Display P3, BT.2020…, as a profile made from
+/// them; PQ and HLG are left as they are), unless `ImageDecodingOptions.keepsColorProfile` keeps the profile in
+/// `Image.iccProfile`.
 ///
 /// Encoding writes 4:2:0 lossy AV1 at `ImageEncodingOptions.quality`, mapped linearly onto
 /// libavif's quantizer (0 best … 63 worst): `q = round((1 − quality) × 63)` for the minimum and the

@@ -8,7 +8,8 @@ enum LibAVIF {
     struct Decoded {
         var frames: [ImageFrame]
         var orientation: ImageOrientation
-        /// The ICC profile of a `colr` box of type `prof` (or `rICC`), when there is one.
+        /// The ICC profile of a `colr` box of type `prof` (or `rICC`), or one made from the nclx code points
+        /// (``CICPColor``) when they are not sRGB's.
         var iccProfile: Data?
         /// The stored size, when the frame was already resampled to the options' target while converting.
         var sourceSize: PixelSize?
@@ -75,7 +76,9 @@ enum LibAVIF {
             frames.append(ImageFrame(pixels: pixels, duration: duration))
         }
         let icc = header.pointee.icc
-        let profile = icc.size > 0 ? icc.data.map { Data(bytes: $0, count: icc.size) } : nil
+        // Without an ICC profile, the nclx code points (or the AV1 sequence header's) describe the colour.
+        let profile = icc.size > 0 ? icc.data.map { Data(bytes: $0, count: icc.size) }
+            : CICPColor(primaries: header.pointee.colorPrimaries, transfer: header.pointee.transferCharacteristics).iccProfile()
         return Decoded(frames: frames, orientation: orientation, iccProfile: profile, sourceSize: sourceSize)
     }
 

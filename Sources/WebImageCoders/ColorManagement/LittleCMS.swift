@@ -2,8 +2,8 @@ import CLCMS2
 import Foundation
 import WebImageCore
 
-/// The one file of the package that calls lcms2: opening ICC profiles, recognising sRGB and building
-/// transforms to sRGB. lcms2 never writes to stderr (no log handler is installed by default).
+/// The one file of the package that calls lcms2: opening ICC profiles, recognising sRGB, building transforms to
+/// sRGB and making the profiles of colour given as code points (``CICPColor``). lcms2 never writes to stderr (no log handler is installed by default).
 enum LittleCMS {
     /// lcms2 pixel formats, spelled out because Swift does not import lcms2's function-like `TYPE_*` macros.
     /// Bits: colour space << 16, flavour (inverted) << 13, extra channels << 7, channels << 3, bytes per sample.
@@ -46,10 +46,33 @@ enum LittleCMS {
     static func builtInSRGBProfile() -> Data? {
         guard let srgb = cmsCreate_sRGBProfile() else { return nil }
         defer { cmsCloseProfile(srgb) }
+        return bytes(of: srgb)
+    }
+
+    /// The bytes of an RGB matrix/TRC profile with these primaries and white point (CIE xy) and one tone curve for
+    /// the three channels: lcms2's parametric curve `curveType` with `parameters` (1: a gamma; 4: sRGB's shape).
+    static func rgbProfile(
+        red: (x: Double, y: Double), green: (x: Double, y: Double), blue: (x: Double, y: Double),
+        white: (x: Double, y: Double), curveType: Int32, parameters: [Double]
+    ) -> Data? {
+        guard let curve = cmsBuildParametricToneCurve(nil, curveType, parameters) else { return nil }
+        defer { cmsFreeToneCurve(curve) }
+        var whitePoint = cmsCIExyY(x: white.x, y: white.y, Y: 1)
+        var primaries = cmsCIExyYTRIPLE(
+            Red: cmsCIExyY(x: red.x, y: red.y, Y: 1), Green: cmsCIExyY(x: green.x, y: green.y, Y: 1),
+            Blue: cmsCIExyY(x: blue.x, y: blue.y, Y: 1))
+        let curves: [OpaquePointer?] = [curve, curve, curve]
+        guard let profile = cmsCreateRGBProfile(&whitePoint, &primaries, curves) else { return nil }
+        defer { cmsCloseProfile(profile) }
+        return bytes(of: profile)
+    }
+
+    /// A profile's ICC bytes.
+    private static func bytes(of profile: cmsHPROFILE) -> Data? {
         var length: UInt32 = 0
-        guard cmsSaveProfileToMem(srgb, nil, &length) != 0, length > 0 else { return nil }
+        guard cmsSaveProfileToMem(profile, nil, &length) != 0, length > 0 else { return nil }
         var bytes = [UInt8](repeating: 0, count: Int(length))
-        guard cmsSaveProfileToMem(srgb, &bytes, &length) != 0 else { return nil }
+        guard cmsSaveProfileToMem(profile, &bytes, &length) != 0 else { return nil }
         return Data(bytes[0..<Int(length)])
     }
 

@@ -34,7 +34,7 @@ enum LibHEIF {
         }
 
         // Colour: an ICC `colr` profile is handed on (the coder converts with it); an nclx `colr` box (colour
-        // primaries and transfer as code points) is not applied, as for AVIF.
+        // primaries and transfer as code points) is not applied yet (AVIF's is, through CICPColor).
         // Without irot/imir libheif turns nothing, so the EXIF orientation describes the decoded pixels.
         let transformed = AVIFContainer.hasProperty("irot", in: bytes) || AVIFContainer.hasProperty("imir", in: bytes)
         let orientation = transformed ? ImageOrientation.up : exifOrientation(of: primary, using: lib)
