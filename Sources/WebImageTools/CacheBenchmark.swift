@@ -55,11 +55,10 @@ package enum CacheBenchmark {
         let clock = ContinuousClock()
         defer { try? FileManager.default.removeItem(at: directory) }
 
-        let synced = DiskStorage(namespace: "synced", root: directory)
+        let synced = DiskStorage(namespace: "synced", root: directory, configuration: DiskCacheConfiguration(synchronizesWrites: true))
         let syncedTime = try clock.measure { for key in keys { try synced.store(payload, forKey: key) } }
 
         var configuration = DiskCacheConfiguration()
-        configuration.synchronizesWrites = false
         let storage = DiskStorage(namespace: "plain", root: directory, configuration: configuration)
         let storeTime = try clock.measure { for key in keys { try storage.store(payload, forKey: key) } }
         var hits = 0

@@ -43,9 +43,12 @@ public struct DiskCacheConfiguration: Sendable, Equatable {
     public var expirationDate: ExpirationDate
     /// Directories searched, in order, after the main one on a lookup; never written or cleaned.
     public var readOnlyDirectories: [URL]
-    /// Whether a store flushes the file to disk before renaming it into place, so a power loss cannot leave
-    /// an empty entry: `fsync` for a store alone, one `syncfs` for stores waiting on the I/O queue together.
-    /// Default: `true`.
+    /// Whether a store flushes the file to disk before renaming it into place, so that its entry survives a
+    /// power loss: `fsync` for a store alone, one `syncfs` for stores waiting on the I/O queue together.
+    /// Default: `false`, as SDWebImage, Nuke and browsers' caches: the rename alone makes an entry whole or absent
+    /// after a crash of the process, and the length recorded with it (an extended attribute) makes one torn by a
+    /// power loss a miss, never half an image. Where the length cannot be recorded (``ExtendedDataStorage/sidecarFile``,
+    /// or a file system without extended attributes) the entry is flushed anyway.
     public var synchronizesWrites: Bool
     /// Where extended data is kept. Default: ``ExtendedDataStorage/automatic``.
     public var extendedDataStorage: ExtendedDataStorage
@@ -64,7 +67,7 @@ public struct DiskCacheConfiguration: Sendable, Equatable {
         maxSize: Int = 1 << 30,
         expirationDate: ExpirationDate = .modificationDate,
         readOnlyDirectories: [URL] = [],
-        synchronizesWrites: Bool = true,
+        synchronizesWrites: Bool = false,
         extendedDataStorage: ExtendedDataStorage = .automatic,
         memoryMappingThreshold: Int? = nil
     ) {

@@ -71,6 +71,9 @@ extension DiskStorage {
         var descriptor: Int32
         /// Whether the extended attribute asked for was set on it.
         var attributeSet: Bool
+        /// Whether its bytes must be on the disk before its rename: ``DiskCacheConfiguration/synchronizesWrites``,
+        /// or its length could not be recorded to tell a torn file after a power loss.
+        var needsFlush: Bool
     }
 
     /// Writes `write`'s bytes (and, where the attribute is refused, its sidecar) to temporary files.
@@ -143,7 +146,10 @@ extension DiskStorage {
             _ = POSIXFile.unlink(temporary)
             throw DiskCacheError(.writeFailed, path: destination, "cannot write the entry", posixErrorCode: code.rawValue)
         }
-        return StagedFile(temporary: temporary, destination: destination, descriptor: fd, attributeSet: attributeSet)
+        let needsFlush = configuration.synchronizesWrites || configuration.extendedDataStorage == .sidecarFile
+            || ExtendedAttribute.setLength(data.count, on: fd) != nil
+        return StagedFile(temporary: temporary, destination: destination, descriptor: fd, attributeSet: attributeSet,
+                          needsFlush: needsFlush)
     }
 
     /// Closes a staged file and renames it into place; removes it on failure.
@@ -164,8 +170,8 @@ extension DiskStorage {
         _ = POSIXFile.unlink(file.temporary)
     }
 
-    /// Puts the bytes of `files` on the disk when ``DiskCacheConfiguration/synchronizesWrites`` is set;
-    /// returns, for each file in order, the `errno` when its bytes may not have reached the disk.
+    /// Puts the bytes of the `files` that need it (``StagedFile/needsFlush``) on the disk; returns, for each file
+    /// in order, the `errno` when its bytes may not have reached the disk.
     ///
     /// One file gets its own `fsync`. Several get one `syncfs` on the file system that holds them, and only
     /// when that fails (it reports any writeback error on the file system since Linux 5.8) an `fsync` each, to
@@ -176,12 +182,15 @@ extension DiskStorage {
     /// flush). With one file, `fsync` waits only for that file, while `syncfs` also waits for every other
     /// process's dirty data on the file system.
     func flush(_ files: [StagedFile]) -> [Errno?] {
-        guard configuration.synchronizesWrites, !files.isEmpty else { return files.map { _ in nil } }
-        if files.count > 1, let syncfs = FileSystemSync.function {
+        let flushed = files.filter(\.needsFlush)
+        let unflushed = files.map { _ -> Errno? in nil }
+        guard let first = flushed.first else { return unflushed }
+        if flushed.count > 1, let syncfs = FileSystemSync.function {
             synchronizations.withLock { $0 += 1 }
-            if syncfs(files[0].descriptor) == 0 { return files.map { _ in nil } }
+            if syncfs(first.descriptor) == 0 { return unflushed }
         }
         return files.map { file in
+            guard file.needsFlush else { return nil }
             synchronizations.withLock { $0 += 1 }
             return POSIXFile.synchronize(file.descriptor)
         }

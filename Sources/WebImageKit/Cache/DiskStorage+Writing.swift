@@ -4,9 +4,9 @@ import Glibc
 extension DiskStorage {
     /// Stores `data` for `key`, replacing any previous entry atomically, with optional extended data.
     ///
-    /// The bytes go to a hidden temporary file in the same directory, are flushed
-    /// (``DiskCacheConfiguration/synchronizesWrites``) and renamed over the entry, so readers see the old
-    /// entry or the new one, never a mix. Extended data is an extended attribute set before the rename
+    /// The bytes go to a hidden temporary file in the same directory, with their length recorded beside them
+    /// (else flushed; see ``DiskCacheConfiguration/synchronizesWrites``), and are renamed over the entry, so
+    /// readers see the old entry or the new one, never a mix. Extended data is an extended attribute set before the rename
     /// (atomic with the bytes); where the file system refuses it, a sidecar file renamed into place just after
     /// the entry. A missing directory is created (again). On failure nothing partial is left behind.
     /// ``store(_:)`` writes several entries with one flush.

@@ -5,9 +5,9 @@ import WebImageCore
 /// named by the MD5 of its key.
 ///
 /// Every method blocks on file I/O, so call it from a thread that may block; ``DiskCache`` runs these on
-/// its serial I/O queue behind `async` functions. Stores are atomic (a hidden temporary file, `fsync`,
-/// then `rename`; ``store(_:)`` flushes several with one `syncfs`), so a reader or a crash never sees a half-written entry, and independent
-/// `DiskStorage` values on one directory (threads or processes) never corrupt each other's entries.
+/// its serial I/O queue behind `async` functions. Stores are atomic (a hidden temporary file, its length recorded
+/// or the file flushed, then `rename`), so a reader, a crash or a power loss never sees a half-written entry, and
+/// independent `DiskStorage` values on one directory (threads or processes) never corrupt each other's entries.
 ///
 /// ```swift
 /// let storage = DiskStorage(namespace: "avatars")   // ~/.cache/webimagekit/avatars
@@ -137,7 +137,9 @@ package struct DiskStorage: Sendable {
     /// `nil` when there is no entry.
     package func metadata(forKey key: String) -> (extendedData: Data?, modificationDate: Date)? {
         for candidate in candidates(forKey: key) {
-            guard case .success(let status) = POSIXFile.status(candidate.path), status.isRegularFile else { continue }
+            guard case .success(let status) = POSIXFile.status(candidate.path), status.isRegularFile,
+                  POSIXFile.isWhole(size: status.logicalSize, recordedLength: ExtendedAttribute.length(atPath: candidate.path))
+            else { continue }
             // The attribute read by path: the entry is not opened.
             return (extendedData(ExtendedAttribute.get(atPath: candidate.path), of: candidate), status.modificationDate)
         }

@@ -6,6 +6,9 @@ import Glibc
 enum ExtendedAttribute {
     /// The attribute holding an entry's extended data.
     static let name = "user.webimagekit.extended"
+    /// The attribute holding an entry's length in bytes (decimal digits), written with entries that are not
+    /// flushed before their rename: a file shorter or longer than it was torn by a power loss.
+    static let lengthName = "user.webimagekit.length"
 
     private typealias SetFunction = @convention(c) (Int32, UnsafePointer<CChar>, UnsafeRawPointer?, Int, Int32) -> Int32
     private typealias GetFunction = @convention(c) (Int32, UnsafePointer<CChar>, UnsafeMutableRawPointer?, Int) -> Int
@@ -27,11 +30,37 @@ enum ExtendedAttribute {
         remove: dlsym(nil, "fremovexattr").map { unsafeBitCast($0, to: RemoveFunction.self) }
     )
 
-    /// Sets the attribute on `fd` to `value`.
-    static func set(_ value: [UInt8], on fd: Int32) -> Errno? {
+    /// Sets the attribute `name` on `fd` to `value`.
+    static func set(_ value: [UInt8], on fd: Int32, named name: String = Self.name) -> Errno? {
         guard let function = functions.set else { return .ENOTSUP }
         let result = value.withUnsafeBytes { function(fd, name, $0.baseAddress, $0.count, 0) }
         return result == 0 ? nil : POSIXFile.currentError()
+    }
+
+    /// Records `length` as the length of the file open on `fd`.
+    static func setLength(_ length: Int, on fd: Int32) -> Errno? {
+        set(Array(String(length).utf8), on: fd, named: lengthName)
+    }
+
+    /// The length recorded on the file open on `fd`, or `nil` when none is (nor can be) read: one call.
+    static func length(of fd: Int32) -> Int? {
+        guard let function = functions.get else { return nil }
+        return recordedLength { function(fd, lengthName, $0, $1) }
+    }
+
+    /// The length recorded on the file at `path` (not following a symbolic link), or `nil`.
+    static func length(atPath path: String) -> Int? {
+        guard let function = functions.getAtPath else { return nil }
+        return recordedLength { function(path, lengthName, $0, $1) }
+    }
+
+    /// A length read through `call` into a small buffer: at most 20 decimal digits.
+    private static func recordedLength(_ call: (UnsafeMutableRawPointer?, Int) -> Int) -> Int? {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+            let count = call(buffer.baseAddress, buffer.count)
+            guard count > 0 else { return nil }
+            return Int(String(decoding: buffer.prefix(count), as: UTF8.self))
+        }
     }
 
     /// The attribute's value on `fd`; `.failure(.ENODATA)` when the file has none.

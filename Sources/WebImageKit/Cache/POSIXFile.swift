@@ -53,6 +53,7 @@ package enum POSIXFile {
         guard fstat(fd, &info) == 0 else { return .failure(currentError()) }
         guard (info.st_mode & S_IFMT) == S_IFREG else { return .failure(.EISDIR) }
         let size = Int(info.st_size)
+        guard isWhole(size: size, recordedLength: ExtendedAttribute.length(of: fd)) else { return .failure(.EIO) }
         let data: Data
         if let threshold, size > 0, size >= threshold {
             switch map(fd, size: size) {
@@ -68,6 +69,13 @@ package enum POSIXFile {
         if touch { touchAccessDate(fd) }
         let value = attribute ? ExtendedAttribute.get(from: fd) : nil
         return .success(Contents(data: data, attribute: value, modificationDate: Date(info.st_mtim)))
+    }
+
+    /// Whether a file of `size` bytes is as long as the length recorded with it, if any: an entry renamed into
+    /// place before its bytes reached the disk (not flushed) and torn by a power loss comes back shorter, as ext4
+    /// and XFS never expose blocks that were not written.
+    static func isWhole(size: Int, recordedLength: Int?) -> Bool {
+        recordedLength.map { $0 == size } ?? true
     }
 
     /// The `size` bytes of the open file, read from its current offset.

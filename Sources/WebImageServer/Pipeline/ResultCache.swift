@@ -23,9 +23,8 @@ final class ResultCache: Sendable {
 
     /// A cache of at most `maximumSize` bytes under `root`; none when `maximumSize` is 0.
     init(root: URL?, maximumSize: Int) {
-        // No fsync per write: an entry is renamed into place whole or not at all, and one lost to a power cut is
-        // only made again.
-        let configuration = DiskCacheConfiguration(maxAge: nil, maxSize: maximumSize, synchronizesWrites: false)
+        // Not flushed (the disk cache's default): one lost to a power cut is only made again.
+        let configuration = DiskCacheConfiguration(maxAge: nil, maxSize: maximumSize)
         disk = maximumSize > 0 ? DiskCache(namespace: "results", root: root, configuration: configuration) : nil
     }
 

@@ -8,11 +8,13 @@ import WebImageTestSupport
 /// durable each, fail alone, and never overtake an earlier operation on their key.
 @Suite struct DiskCacheGroupCommitTests {
     static func payload(_ key: String) -> Data { Data("bytes of \(key)".utf8) }
+    /// Entries flushed before their rename (not the default).
+    static let flushed = DiskCacheConfiguration(synchronizesWrites: true)
 
     @Test func aBatchOfStoresIsFlushedOnceAndEveryEntryReadsBack() throws {
         let root = try TemporaryDirectory()
         defer { root.remove() }
-        let storage = DiskStorage(namespace: "n", root: root.url)
+        let storage = DiskStorage(namespace: "n", root: root.url, configuration: Self.flushed)
         let keys = (0..<5).map { "https://example.com/\($0).jpg" }
         let failures = storage.store(keys.map { DiskStorage.Write(data: Self.payload($0), key: $0, extendedData: Data($0.utf8)) })
         #expect(failures.allSatisfy { $0 == nil })
@@ -27,7 +29,7 @@ import WebImageTestSupport
     @Test func storesMadeOneByOneAreFlushedOnceEach() throws {
         let root = try TemporaryDirectory()
         defer { root.remove() }
-        let storage = DiskStorage(namespace: "n", root: root.url)
+        let storage = DiskStorage(namespace: "n", root: root.url, configuration: Self.flushed)
         for index in 0..<5 { try storage.store(Self.payload("\(index)"), forKey: "\(index)") }
         #expect(storage.synchronizationCount == 5)
     }
@@ -35,12 +37,13 @@ import WebImageTestSupport
     @Test func aBatchWithoutSynchronizedWritesIsNeverFlushed() throws {
         let root = try TemporaryDirectory()
         defer { root.remove() }
-        let storage = DiskStorage(namespace: "n", root: root.url, configuration: DiskCacheConfiguration(synchronizesWrites: false))
+        let storage = DiskStorage(namespace: "n", root: root.url)
         #expect(storage.store((0..<3).map { DiskStorage.Write(data: Self.payload("\($0)"), key: "\($0)") }).allSatisfy { $0 == nil })
         #expect(storage.synchronizationCount == 0)
         #expect(storage.data(forKey: "2") == Self.payload("2"))
     }
 
+    /// Without extended attributes no length is recorded, so the entries are flushed, as with synchronizesWrites.
     @Test func sidecarFilesOfABatchShareItsFlushAndReadBack() throws {
         let root = try TemporaryDirectory()
         defer { root.remove() }
@@ -83,7 +86,7 @@ import WebImageTestSupport
     @Test func storesQueuedWhileTheQueueIsBusyShareOneFlush() async throws {
         let root = try TemporaryDirectory()
         defer { root.remove() }
-        let cache = ImageCache(namespace: "n", root: root.url)
+        let cache = ImageCache(namespace: "n", root: root.url, configuration: ImageCache.Configuration(disk: Self.flushed))
         let failures = LockedValue<[String: ImageCacheError]>([:])
         let release = Self.holdQueue(of: cache.diskCache)
         let keys = (0..<6).map { "https://example.com/\($0).png" }
@@ -117,7 +120,7 @@ import WebImageTestSupport
     @Test func aStoreQueuedAfterAnOperationOnItsKeyIsWrittenAfterIt() async throws {
         let root = try TemporaryDirectory()
         defer { root.remove() }
-        let cache = ImageCache(namespace: "n", root: root.url)
+        let cache = ImageCache(namespace: "n", root: root.url, configuration: ImageCache.Configuration(disk: Self.flushed))
         let failures = LockedValue<[String: ImageCacheError]>([:])
         let release = Self.holdQueue(of: cache.diskCache)
         Self.queueStore(cache, Data("old".utf8), "k", failures: failures)
@@ -149,7 +152,7 @@ import WebImageTestSupport
     @Test func theAsyncStoreOfADiskCacheIsWrittenAndFlushed() async throws {
         let root = try TemporaryDirectory()
         defer { root.remove() }
-        let cache = DiskCache(namespace: "n", root: root.url)
+        let cache = DiskCache(namespace: "n", root: root.url, configuration: Self.flushed)
         try await cache.store(Data([7]), forKey: "k", extendedData: Data([1]))
         #expect(cache.storage.synchronizationCount == 1)
         let entry = await cache.entry(forKey: "k")
