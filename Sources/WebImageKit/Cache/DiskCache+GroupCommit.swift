@@ -71,6 +71,13 @@ extension DiskCache {
     /// Queues `store`: it joins the open batch, or starts one whose job is queued now. The job makes each
     /// store's bytes, writes them all with one flush (``DiskStorage/store(_:)``) and calls each completion.
     func storeQueued(_ store: QueuedStore) {
+        var store = store
+        let (key, completion) = (store.key, store.completion)
+        pending.withLock { $0.begin(key) }
+        store.completion = { [pending] failure in
+            pending.withLock { $0.end(key) }
+            completion(failure)
+        }
         openBatch.withLock { open in
             if let batch = open, batch.add(store) { return }
             let batch = StoreBatch(store)

@@ -24,6 +24,8 @@ public final class DiskCache: Sendable {
     private let executor: QueueExecutor
     /// The batch of queued stores that later stores may still join (``storeQueued(_:)``).
     let openBatch = LockedValue<StoreBatch?>(nil)
+    /// The operations queued and not yet done: a lookup of a key none of them touches may answer a miss itself.
+    let pending = LockedValue(PendingOperations())
 
     /// Creates a cache over `storage`.
     package init(storage: DiskStorage) {
@@ -58,6 +60,8 @@ public final class DiskCache: Sendable {
     /// Use it only where a synchronous answer was asked for; never call it from inside another `sync` body.
     package func sync<T, E: Error>(_ body: (DiskStorage) throws(E) -> T) throws(E) -> T {
         order(after: nil)
+        pending.withLock { $0.begin(nil) }
+        defer { pending.withLock { $0.end(nil) } }
         let result: Result<T, E> = queue.sync { Result { () throws(E) -> T in try body(storage) } }
         return try result.get()
     }
@@ -65,9 +69,13 @@ public final class DiskCache: Sendable {
     /// Queues `body` on the I/O queue without waiting: for callback-style callers. With `key`, `body` only
     /// touches that key's entry (stores of other keys queued later may be written before it).
     package func enqueue(forKey key: String? = nil, _ body: @escaping @Sendable (DiskStorage) -> Void) {
+        pending.withLock { $0.begin(key) }
         openBatch.withLock { open in
             Self.order(after: key, open: &open)
-            queue.async { [storage] in body(storage) }
+            queue.async { [storage, pending] in
+                body(storage)
+                pending.withLock { $0.end(key) }
+            }
         }
     }
 
@@ -77,6 +85,8 @@ public final class DiskCache: Sendable {
         forKey key: String? = nil, _ body: @escaping @Sendable (DiskStorage) throws(E) -> T
     ) async throws(E) -> T {
         order(after: key)
+        pending.withLock { $0.begin(key) }
+        defer { pending.withLock { $0.end(key) } }
         let storage = storage
         return try await executor.run { () throws(E) -> T in try body(storage) }
     }
@@ -97,8 +107,12 @@ public final class DiskCache: Sendable {
 
 extension DiskCache {
     /// The bytes and extended data stored for `key`, or `nil` on a miss.
+    ///
+    /// When no operation queued touches `key`, a miss is answered on the calling thread (a `stat` of each place
+    /// the entry may be, no bytes read), without a trip to the I/O queue behind the stores waiting there.
     public func entry(forKey key: String) async -> DiskCacheEntry? {
-        await run(forKey: key) { $0.entry(forKey: key) }
+        if pending.withLock({ $0.isIdle(key) }), !storage.contains(key) { return nil }
+        return await run(forKey: key) { $0.entry(forKey: key) }
     }
 
     /// The extended data and storage date of `key`'s entry, without reading its bytes; `nil` on a miss.
@@ -158,5 +172,31 @@ extension DiskCache {
     /// The number of entries in the main directory.
     public func count() async throws(DiskCacheError) -> Int {
         try await run { (storage: DiskStorage) throws(DiskCacheError) in try storage.count() }
+    }
+}
+
+/// The operations a ``DiskCache`` has queued and not yet finished, counted by key; those on no one key (a clean,
+/// a clear) count for every key.
+struct PendingOperations {
+    private var byKey: [String: Int] = [:]
+    private var withoutKey = 0
+
+    /// An operation on `key` (on every key when `nil`) was queued.
+    mutating func begin(_ key: String?) {
+        if let key { byKey[key, default: 0] += 1 } else { withoutKey += 1 }
+    }
+
+    /// An operation ``begin(_:)`` counted is done.
+    mutating func end(_ key: String?) {
+        guard let key else {
+            withoutKey -= 1
+            return
+        }
+        if byKey[key] == 1 { byKey[key] = nil } else { byKey[key, default: 0] -= 1 }
+    }
+
+    /// Whether nothing queued may still change `key`'s entry.
+    func isIdle(_ key: String) -> Bool {
+        withoutKey == 0 && byKey[key] == nil
     }
 }

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
-import WebImageKit
+@testable import WebImageKit
 import WebImageTestSupport
 
 /// Group commit (issue 33): stores waiting on the disk cache's I/O queue share one flush, stay atomic and
@@ -157,5 +157,49 @@ import WebImageTestSupport
         #expect(cache.storage.synchronizationCount == 1)
         let entry = await cache.entry(forKey: "k")
         #expect(entry?.data == Data([7]) && entry?.extendedData == Data([1]))
+    }
+}
+
+/// A lookup answers a miss itself when nothing queued touches its key, and waits its turn otherwise.
+@Suite struct DiskCacheLookupTests {
+    @Test func aMissOfAKeyNothingQueuedTouchesIsAnsweredWhileTheQueueIsBusy() async throws {
+        let root = try TemporaryDirectory()
+        defer { root.remove() }
+        let cache = DiskCache(namespace: "n", root: root.url)
+        let release = DispatchSemaphore(value: 0)
+        defer { release.signal() }
+        cache.enqueue(forKey: "held") { _ in _ = release.wait(timeout: .now() + 600) }
+        let lookup = Task { await cache.entry(forKey: "missing") }
+        let answered = LockedValue(false)
+        Task { _ = await lookup.value; answered.withLock { $0 = true } }
+        try await eventually { answered.withLock { $0 } }
+        #expect(await lookup.value == nil)
+    }
+
+    @Test func aLookupAfterAQueuedStoreOfItsKeyWaitsForTheStore() async throws {
+        let root = try TemporaryDirectory()
+        defer { root.remove() }
+        let cache = ImageCache(namespace: "n", root: root.url)
+        let release = DispatchSemaphore(value: 0)
+        cache.diskCache.enqueue(forKey: "held") { _ in _ = release.wait(timeout: .now() + 600) }
+        DiskCacheGroupCommitTests.queueStore(cache, Data("bytes".utf8), "k", failures: LockedValue([:]))
+        #expect(!cache.diskCache.pending.withLock { $0.isIdle("k") })
+        let lookup = Task { await cache.diskCache.entry(forKey: "k") }
+        release.signal()
+        #expect(await lookup.value?.data == Data("bytes".utf8))
+    }
+
+    @Test func pendingOperationsCountEachKeyAndThoseOnNoKeyCountForAll() {
+        var pending = PendingOperations()
+        pending.begin("a")
+        pending.begin("a")
+        pending.end("a")
+        #expect(!pending.isIdle("a") && pending.isIdle("b"))
+        pending.end("a")
+        #expect(pending.isIdle("a"))
+        pending.begin(nil)
+        #expect(!pending.isIdle("b"))
+        pending.end(nil)
+        #expect(pending.isIdle("b"))
     }
 }
