@@ -40,8 +40,8 @@ for list in distinct same; do
         -n "webimage-$list" "$bin bench-download --url-file $scratch/$list.txt --concurrency 6" \
         -n "curl-$list" "curl -s --parallel --parallel-max 6 -K $scratch/$list.curl" >&2
 done
-# Prefetch: webimage into a fresh disk cache (each entry flushed to disk before its rename) beside curl writing the
-# same files (no flush), each run into a fresh folder.
+# Prefetch: webimage into a fresh disk cache beside curl writing the same files, each run into a fresh folder after
+# a `sync`, so that no run waits for the writeback of an earlier one's files.
 for ((i = 0; i < prefetch_count; i++)); do echo "$base/large/$i.jpg"; done > "$scratch/prefetch.txt"
 for ((i = 0; i < prefetch_count; i++)); do printf 'url = "%s/large/%d.jpg"\noutput = "%s/pf-curl/%d.jpg"\n' "$base" "$i" "$scratch" "$i"; done \
     > "$scratch/prefetch.curl"
@@ -56,9 +56,9 @@ if [[ $stored -ne $prefetch_count || $written -ne $prefetch_count ]]; then
     echo "prefetch: webimage stored $stored files and curl wrote $written, not $prefetch_count each" >&2
     exit 1
 fi
-hyperfine --warmup 2 --runs 10 --export-json "$scratch/prefetch.json" \
-    --prepare "rm -rf $scratch/pf-cache" -n webimage-prefetch "$prefetch_webimage" \
-    --prepare "rm -rf $scratch/pf-curl && mkdir $scratch/pf-curl" -n curl-prefetch "$prefetch_curl" >&2
+hyperfine --warmup 2 --runs 20 --export-json "$scratch/prefetch.json" \
+    --prepare "rm -rf $scratch/pf-cache && sync" -n webimage-prefetch "$prefetch_webimage" \
+    --prepare "rm -rf $scratch/pf-curl && mkdir $scratch/pf-curl && sync" -n curl-prefetch "$prefetch_curl" >&2
 
 "$bin" bench-download --url-file "$scratch/distinct.txt" --concurrency 6 > "$scratch/inprocess.json"
 : > "$scratch/empty.txt"
@@ -110,10 +110,11 @@ lines.append(f"| {prefetch_count} distinct {large_size / 1000:.0f} KB images int
 lines += [
     "",
     f"Disk-cache row: `webimage prefetch --concurrency 6 --cache-dir <fresh folder>` ({prefetch_count} URLs of one "
-    f"{large_size:,}-byte 1024×768 JPEG; the bytes stored as downloaded, not decoded, each flushed to disk before its "
-    "rename, the writes waiting at the same time sharing one flush) beside "
+    f"{large_size:,}-byte 1024×768 JPEG; the bytes stored as downloaded, not decoded, each renamed into place with its "
+    "length and validators in extended attributes, not flushed) beside "
     "`curl --parallel --parallel-max 6 -K list` with an `output = \"<folder>/<i>.jpg\"` line per URL (written, not flushed); "
-    "each run starts from an empty folder (hyperfine `--prepare`).",
+    "hyperfine, 2 warm-up runs + 20 runs, each from an empty folder after a `sync` (`--prepare`), so that no run pays "
+    "for the writeback of an earlier one's files.",
     "",
     f"In process, without start-up: {inprocess['requested']:,} distinct images downloaded in "
     f"{inprocess['seconds']*1000:.0f} ms ({inprocess['requested']/inprocess['seconds']:,.0f} images/s). "
