@@ -49,7 +49,7 @@ final class HTTP1ConnectionPool: Sendable {
     /// that ends starts the next one where it ran, waking no other thread), else the loop whose turn it is.
     func executor(for url: URL?, verifiesCertificates: Bool) -> EventLoopExecutor {
         let current = executors.first { $0.loop.inEventLoop }
-        if let url, let origin = try? Self.request(for: url, headers: [:], verifiesCertificates: verifiesCertificates).0 {
+        if let url, let origin = try? Self.origin(of: url, verifiesCertificates: verifiesCertificates).0 {
             let idleLoops = state.withLock { state in (state.idle[origin] ?? []).map { $0.channel.eventLoop } }
             if let current, idleLoops.contains(where: { $0 === current.loop }) { return current }
             if let idle = executors.first(where: { executor in idleLoops.contains { $0 === executor.loop } }) { return idle }
@@ -178,16 +178,8 @@ final class HTTP1ConnectionPool: Sendable {
     static func request(
         for url: URL, headers: HTTPHeaders, verifiesCertificates: Bool
     ) throws -> (Origin, HTTPRequestHead) {
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = url.host(percentEncoded: false), !host.isEmpty
-        else {
-            throw ImageDownloadError(.invalidURL, "\(url.absoluteString) is not an http(s) URL")
-        }
-        let isTLS = scheme == "https"
-        let defaultPort = isTLS ? 443 : 80
-        let port = url.port ?? defaultPort
-        let bareHost = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        let origin = Origin(isTLS: isTLS, host: bareHost, port: port, verifiesCertificates: verifiesCertificates)
+        let (origin, defaultPort) = try Self.origin(of: url, verifiesCertificates: verifiesCertificates)
+        let (bareHost, port) = (origin.host, origin.port)
         let path = url.path(percentEncoded: true)
         var target = path.isEmpty ? "/" : path
         if let query = url.query(percentEncoded: true) { target += "?" + query }
@@ -200,6 +192,20 @@ final class HTTP1ConnectionPool: Sendable {
             head.headers.add(name: header.name, value: header.value)
         }
         return (origin, head)
+    }
+
+    /// The origin of an http(s) `url` (its host without IPv6 brackets) and its scheme's default port.
+    private static func origin(of url: URL, verifiesCertificates: Bool) throws -> (Origin, defaultPort: Int) {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host(percentEncoded: false), !host.isEmpty
+        else {
+            throw ImageDownloadError(.invalidURL, "\(url.absoluteString) is not an http(s) URL")
+        }
+        let isTLS = scheme == "https"
+        let defaultPort = isTLS ? 443 : 80
+        let bareHost = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        let origin = Origin(isTLS: isTLS, host: bareHost, port: url.port ?? defaultPort, verifiesCertificates: verifiesCertificates)
+        return (origin, defaultPort)
     }
 
     /// Whether `name` is `Host` or `Connection`, in any case, without making a lower-cased copy.
