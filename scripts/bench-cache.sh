@@ -41,8 +41,8 @@ lines += [
     "",
     "| disk cache | result |",
     "| --- | ---: |",
-    f"| store, atomic rename, no fsync | {results['storesPerSecond']:,.0f} entries/s |",
-    f"| store, fsync before rename (default) | {results['syncedStoresPerSecond']:,.0f} entries/s |",
+    f"| store, atomic rename, no fsync (default) | {results['storesPerSecond']:,.0f} entries/s |",
+    f"| store, fsync before rename (`synchronizesWrites`) | {results['syncedStoresPerSecond']:,.0f} entries/s |",
     f"| query (hits) | {results['queriesPerSecond']:,.0f} entries/s |",
     f"| clean {n:,} entries to half the size limit | {results['cleanMilliseconds']:.0f} ms ({results['cleanRemoved']:,} removed) |",
 ]

@@ -31,9 +31,9 @@ package enum CacheBenchmark {
         package var entries: Int
         /// Bytes per disk entry.
         package var entryBytes: Int
-        /// Disk stores per second without `fsync`.
+        /// Disk stores per second without `fsync` (the default).
         package var storesPerSecond: Double
-        /// Disk stores per second with `fsync` before each rename (the default).
+        /// Disk stores per second with `fsync` before each rename (`synchronizesWrites`).
         package var syncedStoresPerSecond: Double
         /// Disk queries (hits) per second.
         package var queriesPerSecond: Double

@@ -44,7 +44,8 @@ import WebImageTestSupport
         let root = try TemporaryDirectory("crash-batches")
         defer { root.remove() }
         let directory = root.url.appendingPathComponent("n")
-        let storage = DiskStorage(directory: directory, configuration: DiskCacheConfiguration(maxAge: nil, maxSize: 0))
+        let storage = DiskStorage(directory: directory, configuration: DiskCacheConfiguration(
+            maxAge: nil, maxSize: 0, synchronizesWrites: true))
         Self.batchLoop(storage, round: -1, limit: 4)   // warm-up in the parent
         var completedRounds = 0
         var attempts = 0

@@ -15,7 +15,7 @@ struct QueuedStore: Sendable {
     var completion: @Sendable ((any Error)?) -> Void
 }
 
-/// Stores queued on a ``DiskCache``'s I/O queue that one job there writes with one flush (a group commit).
+/// Stores queued on a ``DiskCache``'s I/O queue that one job there writes together (with one flush, when flushed).
 ///
 /// A batch is open from its first store until its job starts or an operation that must run after it is
 /// queued. While open, later stores join it, so they are written before operations queued ahead of them;
@@ -69,7 +69,7 @@ final class StoreBatch: Sendable {
 
 extension DiskCache {
     /// Queues `store`: it joins the open batch, or starts one whose job is queued now. The job makes each
-    /// store's bytes, writes them all with one flush (``DiskStorage/store(_:)``) and calls each completion.
+    /// store's bytes, writes them all as one group (``DiskStorage/store(_:)``) and calls each completion.
     func storeQueued(_ store: QueuedStore) {
         var store = store
         let (key, completion) = (store.key, store.completion)

@@ -2,12 +2,13 @@ import Dispatch
 public import Foundation
 import WebImageCore
 
-/// A disk cache whose file I/O never runs on Swift's cooperative thread pool: every operation runs on the
-/// cache's own serial dispatch queue (SDWebImage's `ioQueue`), behind `async` functions.
+/// A disk cache whose file I/O runs on the cache's own serial dispatch queue (SDWebImage's `ioQueue`), behind
+/// `async` functions, not on Swift's cooperative thread pool; the one exception is the check with which a lookup
+/// answers a miss (``entry(forKey:)``): an `access` of each place the entry may be, no bytes read.
 ///
 /// One queue per cache serialises its stores, removals and cleans, so a clean never races a store of the
-/// same cache. Stores waiting on the queue are written together with one flush (a group commit, see
-/// ``storeQueued(_:)``), without reordering any key's operations. Entries are written atomically (a temporary
+/// same cache. Stores waiting on the queue are written together as one batch (sharing one flush when entries are
+/// flushed, see ``storeQueued(_:)``), without reordering any key's operations. Entries are written atomically (a temporary
 /// file, then a rename), under the MD5 of their key, with optional extended data in an extended attribute; ``clean()`` removes expired entries, then the
 /// least recently used ones beyond the size limit.
 ///
@@ -108,11 +109,17 @@ public final class DiskCache: Sendable {
 extension DiskCache {
     /// The bytes and extended data stored for `key`, or `nil` on a miss.
     ///
-    /// When no operation queued touches `key`, a miss is answered on the calling thread (a `stat` of each place
+    /// When no operation queued touches `key`, a miss is answered on the calling thread (an `access` of each place
     /// the entry may be, no bytes read), without a trip to the I/O queue behind the stores waiting there.
     public func entry(forKey key: String) async -> DiskCacheEntry? {
-        if pending.withLock({ $0.isIdle(key) }), !storage.contains(key) { return nil }
+        if answersMissHere(forKey: key) { return nil }
         return await run(forKey: key) { $0.entry(forKey: key) }
+    }
+
+    /// Whether a lookup of `key` is a miss that needs no trip to the I/O queue: nothing queued touches the key, and
+    /// no file (nor link) is where its entry would be.
+    func answersMissHere(forKey key: String) -> Bool {
+        pending.withLock { $0.isIdle(key) } && !storage.mayHaveEntry(forKey: key)
     }
 
     /// The extended data and storage date of `key`'s entry, without reading its bytes; `nil` on a miss.
@@ -131,8 +138,8 @@ extension DiskCache {
         await run(forKey: key) { $0.contains(key) }
     }
 
-    /// Stores `data` (and optional extended data) for `key` atomically; stores queued at the same time share
-    /// one flush.
+    /// Stores `data` (and optional extended data) for `key` atomically; stores queued at the same time are written
+    /// as one batch.
     public func store(_ data: Data, forKey key: String, extendedData: Data? = nil) async throws(DiskCacheError) {
         let failure: (any Error)? = await withCheckedContinuation { continuation in
             storeQueued(QueuedStore(key: key, extendedData: extendedData, bytes: { data }) { continuation.resume(returning: $0) })

@@ -19,8 +19,8 @@ extension DiskStorage {
         }
     }
 
-    /// Stores several entries with one flush (a group commit): each goes to its own temporary file, then all
-    /// are flushed together (``flush(_:)``), then each is renamed into place. Every entry is atomic as with
+    /// Stores several entries as one group: each goes to its own temporary file, then those that need it are
+    /// flushed together (``flush(_:)``, one `syncfs`), then each is renamed into place. Every entry is atomic as with
     /// ``store(_:forKey:extendedData:)``, and with ``DiskCacheConfiguration/synchronizesWrites`` its bytes are
     /// on the disk before its rename. One entry's failure leaves the others stored.
     /// - Returns: for each write, in order, `nil` when it was stored, else why not.

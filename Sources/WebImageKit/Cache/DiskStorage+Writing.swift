@@ -9,7 +9,7 @@ extension DiskStorage {
     /// readers see the old entry or the new one, never a mix. Extended data is an extended attribute set before the rename
     /// (atomic with the bytes); where the file system refuses it, a sidecar file renamed into place just after
     /// the entry. A missing directory is created (again). On failure nothing partial is left behind.
-    /// ``store(_:)`` writes several entries with one flush.
+    /// ``store(_:)`` writes several entries as one group.
     package func store(_ data: Data, forKey key: String, extendedData: Data? = nil) throws(DiskCacheError) {
         if let failure = store([Write(data: data, key: key, extendedData: extendedData)]).first ?? nil { throw failure }
     }
@@ -72,7 +72,7 @@ extension DiskStorage {
         }
     }
 
-    /// Writes `data` to a hidden temporary file, sets `attribute` on it when given, flushes, and renames it
+    /// Writes `data` to a hidden temporary file, sets `attribute` on it when given, flushes it if it needs it, and renames it
     /// to `name`; returns whether the attribute was set. Removes the temporary file on every failure.
     func writeAtomically(_ data: Data, name: String, attribute: Data?) throws(DiskCacheError) -> Bool {
         let file = try stageFile(data, name: name, attribute: attribute)

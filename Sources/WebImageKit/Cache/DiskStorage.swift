@@ -118,12 +118,18 @@ package struct DiskStorage: Sendable {
         POSIXFile.read(candidate.path, touch: touches(candidate), mappingFrom: configuration.memoryMappingThreshold)
     }
 
-    /// Whether an entry for `key` exists in the main or a read-only directory.
+    /// Whether an entry for `key` exists in the main or a read-only directory (a torn one does not count).
     package func contains(_ key: String) -> Bool {
         candidates(forKey: key).contains { candidate in
-            if case .success(let status) = POSIXFile.status(candidate.path) { return status.isRegularFile }
-            return false
+            guard case .success(let status) = POSIXFile.status(candidate.path), status.isRegularFile else { return false }
+            return POSIXFile.isWhole(size: status.logicalSize, recordedLength: ExtendedAttribute.length(atPath: candidate.path))
         }
+    }
+
+    /// Whether anything (a file, a link) is where `key`'s entry would be: one `access` each, the cheapest sign that a
+    /// lookup may hit.
+    func mayHaveEntry(forKey key: String) -> Bool {
+        candidates(forKey: key).contains { access($0.path, F_OK) == 0 }
     }
 
     /// Marks `key`'s entry in the main directory as stored now (its modification date), without rewriting it:

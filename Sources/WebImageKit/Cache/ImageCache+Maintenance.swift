@@ -40,7 +40,7 @@ extension ImageCache {
     ///
     /// ```swift
     /// _ = try await manager.loadImage(from: url)   // stores to disk in the background
-    /// await ImageCache.shared.flush()              // now the entry is on disk
+    /// await ImageCache.shared.flush()              // now the entry is in its file
     /// ```
     public func flush() async {
         await diskCache.run { _ in }

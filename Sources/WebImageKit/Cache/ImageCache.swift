@@ -110,7 +110,7 @@ public final class ImageCache: Sendable {
     }
 
     /// Queues the disk part of a store, counted in ``diskBacklogBytes`` until it is written; `completion` runs on
-    /// the I/O queue. Stores queued together are written with one flush (``DiskCache/storeQueued(_:)``).
+    /// the I/O queue. Stores queued together are written as one batch (``DiskCache/storeQueued(_:)``).
     private func queueDiskStore(
         _ image: Image?, data: Data?, forKey key: String, extendedData: Data?,
         completion: @escaping @Sendable (ImageCacheError?) -> Void

@@ -4,7 +4,7 @@ import Testing
 @testable import WebImageKit
 import WebImageTestSupport
 
-/// Group commit (issue 33): stores waiting on the disk cache's I/O queue share one flush, stay atomic and
+/// Group commit (issue 33): flushed stores waiting on the disk cache's I/O queue share one flush, stay atomic and
 /// durable each, fail alone, and never overtake an earlier operation on their key.
 @Suite struct DiskCacheGroupCommitTests {
     static func payload(_ key: String) -> Data { Data("bytes of \(key)".utf8) }
@@ -43,7 +43,7 @@ import WebImageTestSupport
         #expect(storage.data(forKey: "2") == Self.payload("2"))
     }
 
-    /// Without extended attributes no length is recorded, so the entries are flushed, as with synchronizesWrites.
+    /// Extended data in sidecar files means no extended attributes, hence no recorded length: the entries are flushed.
     @Test func sidecarFilesOfABatchShareItsFlushAndReadBack() throws {
         let root = try TemporaryDirectory()
         defer { root.remove() }
@@ -173,20 +173,42 @@ import WebImageTestSupport
         let answered = LockedValue(false)
         Task { _ = await lookup.value; answered.withLock { $0 = true } }
         try await eventually { answered.withLock { $0 } }
+        release.signal()   // before awaiting: a lookup that waited for the queue would wait for this
         #expect(await lookup.value == nil)
     }
 
-    @Test func aLookupAfterAQueuedStoreOfItsKeyWaitsForTheStore() async throws {
+    @Test func aLookupOfAKeyWithAQueuedStoreWaitsForTheStore() async throws {
         let root = try TemporaryDirectory()
         defer { root.remove() }
         let cache = ImageCache(namespace: "n", root: root.url)
         let release = DispatchSemaphore(value: 0)
+        defer { release.signal() }
         cache.diskCache.enqueue(forKey: "held") { _ in _ = release.wait(timeout: .now() + 600) }
         DiskCacheGroupCommitTests.queueStore(cache, Data("bytes".utf8), "k", failures: LockedValue([:]))
-        #expect(!cache.diskCache.pending.withLock { $0.isIdle("k") })
-        let lookup = Task { await cache.diskCache.entry(forKey: "k") }
+        #expect(!cache.diskCache.answersMissHere(forKey: "k"))
+        #expect(cache.diskCache.answersMissHere(forKey: "other"))
         release.signal()
-        #expect(await lookup.value?.data == Data("bytes".utf8))
+        #expect(await cache.diskCache.entry(forKey: "k")?.data == Data("bytes".utf8))
+    }
+
+    @Test func everyKindOfOperationCountsUntilItIsDone() async throws {
+        let root = try TemporaryDirectory()
+        defer { root.remove() }
+        let cache = ImageCache(namespace: "n", root: root.url)
+        let disk = cache.diskCache
+        let release = DispatchSemaphore(value: 0)
+        defer { release.signal() }
+        disk.enqueue(forKey: "held") { _ in _ = release.wait(timeout: .now() + 600) }
+        DiskCacheGroupCommitTests.queueStore(cache, Data("s".utf8), "stored", failures: LockedValue([:]))
+        let removal = Task { try await disk.remove(forKey: "removed") }
+        try await eventually { disk.pending.withLock { !$0.isIdle("removed") } }
+        #expect(disk.pending.withLock { !$0.isIdle("held") && !$0.isIdle("stored") && $0.isIdle("other") })
+        release.signal()
+        try await removal.value
+        await cache.flush()   // a key-less operation, queued after the others
+        _ = disk.sync { _ in 0 }
+        #expect(disk.pending.withLock { $0.isIdle("held") && $0.isIdle("stored") && $0.isIdle("removed") })
+        #expect(disk.answersMissHere(forKey: "removed") && !disk.answersMissHere(forKey: "stored"))
     }
 
     @Test func pendingOperationsCountEachKeyAndThoseOnNoKeyCountForAll() {

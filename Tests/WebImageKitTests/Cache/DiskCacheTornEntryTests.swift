@@ -34,13 +34,40 @@ import WebImageTestSupport
         #expect(await cache.entry(forKey: "k")?.data == Self.bytes)
     }
 
-    @Test func anEntryEmptiedByAPowerLossIsAMiss() throws {
+    @Test func aTornEntryIsAMissWhetherEmptiedCutOrMappedAndIsNotCounted() throws {
         let root = try TemporaryDirectory()
         defer { root.remove() }
         let storage = DiskStorage(namespace: "n", root: root.url, configuration: DiskCacheConfiguration(memoryMappingThreshold: 1))
+        for (key, size) in [("emptied", 0), ("cut", 100)] {
+            try storage.store(Self.bytes, forKey: key)
+            #expect(storage.contains(key))
+            #expect(truncate(storage.fileURL(forKey: key).path, off_t(size)) == 0)
+            #expect(storage.data(forKey: key) == nil)   // the cut one would be mapped: 100 bytes ≥ the threshold
+            #expect(!storage.contains(key))
+        }
+    }
+
+    @Test func anEntryLongerThanItsRecordedLengthIsAMiss() throws {
+        let root = try TemporaryDirectory()
+        defer { root.remove() }
+        let storage = DiskStorage(namespace: "n", root: root.url)
         try storage.store(Self.bytes, forKey: "k")
-        #expect(truncate(storage.fileURL(forKey: "k").path, 0) == 0)
+        let file = try FileHandle(forWritingTo: storage.fileURL(forKey: "k"))
+        try file.seekToEnd()
+        try file.write(contentsOf: Data([0, 0, 0]))
+        try file.close()
+        #expect(storage.entry(forKey: "k") == nil)
+    }
+
+    @Test func aTornEntryInAReadOnlyDirectoryIsAMiss() throws {
+        let root = try TemporaryDirectory()
+        defer { root.remove() }
+        let shipped = DiskStorage(namespace: "shipped", root: root.url)
+        try shipped.store(Self.bytes, forKey: "k")
+        #expect(truncate(shipped.fileURL(forKey: "k").path, 10) == 0)
+        let storage = DiskStorage(namespace: "n", root: root.url, configuration: DiskCacheConfiguration(readOnlyDirectories: [shipped.directory]))
         #expect(storage.data(forKey: "k") == nil)
+        #expect(storage.entry(forKey: "k") == nil)
     }
 
     @Test func anEntryWithoutARecordedLengthIsReadAsItIs() throws {
