@@ -90,7 +90,7 @@ extension ImageDownloader {
         let (final, head, body) = try await get(target, headers: headers, options: options, configuration: configuration, on: loop)
         let response = DownloadResponse(url: final, statusCode: Int(head.status.code), fields: head.headers.lazy.map { ($0.name, $0.value) })
         return try await receive(operationID, url: url, head: response, setCookie: head.headers["set-cookie"],
-                                 body: body.map(\.readableBytesView),
+                                 body: body.map { $0.readableBytesView },
                                  options: options, validators: validators, configuration: configuration)
     }
 
@@ -156,7 +156,10 @@ extension ImageDownloader {
         if let expected, expected > configuration.maximumResponseSize {
             throw ImageDownloadError(.tooLarge, "Content-Length \(expected) exceeds the limit of \(configuration.maximumResponseSize) bytes")
         }
-        await reportProgress(operationID, DownloadProgress(url: url, receivedBytes: 0, expectedBytes: expected))
+        // Checked here, not in reportProgress: an async call costs a frame even when it returns at once.
+        if wantsProgress(operationID) {
+            await reportProgress(operationID, DownloadProgress(url: url, receivedBytes: 0, expectedBytes: expected))
+        }
         var data = Data()
         // Encrypted bytes say nothing until decrypted: no sniffing, no partial data.
         let decryptor = configuration.decryptor
@@ -178,9 +181,11 @@ extension ImageDownloader {
                     sniffed = true
                     try checkContent(head, data, configuration)
                 }
-                await reportProgress(
-                    operationID, DownloadProgress(url: url, receivedBytes: data.count, expectedBytes: expected),
-                    data: decryptor == nil ? data : nil)
+                if wantsProgress(operationID) {
+                    await reportProgress(
+                        operationID, DownloadProgress(url: url, receivedBytes: data.count, expectedBytes: expected),
+                        data: decryptor == nil ? data : nil)
+                }
             }
         } catch let error as ImageDownloadError {
             throw error
@@ -238,6 +243,11 @@ extension ImageDownloader {
     /// Reports `progress` to the events stream and every subscriber; those that asked for a progressive
     /// load also get `data`, the bytes so far. The callbacks run on the downloader's transfer threads: a transfer
     /// running on an event loop moves there for them and back.
+    /// Whether anyone hears `operationID`'s progress: an event listener, or a subscriber with a progress handler.
+    private func wantsProgress(_ operationID: UInt64) -> Bool {
+        broadcaster.hasListeners || state.withLock { $0.subscribers(of: operationID).contains { $0.progress != nil } }
+    }
+
     private func reportProgress(_ operationID: UInt64, _ progress: DownloadProgress, data: Data? = nil) async {
         if broadcaster.hasListeners { broadcaster.yield(.progress(progress)) }
         let subscribers = state.withLock { $0.subscribers(of: operationID) }.filter { $0.progress != nil }
