@@ -36,7 +36,7 @@ declare -A made
 for list in distinct same; do
     made[webimage-$list]=$(requests "$bin" bench-download --url-file "$scratch/$list.txt" --concurrency 6)
     made[curl-$list]=$(requests curl -s --parallel --parallel-max 6 -K "$scratch/$list.curl")
-    hyperfine --warmup 2 --runs 10 --export-json "$scratch/$list.json" \
+    hyperfine --warmup 2 --runs 20 --export-json "$scratch/$list.json" \
         -n "webimage-$list" "$bin bench-download --url-file $scratch/$list.txt --concurrency 6" \
         -n "curl-$list" "curl -s --parallel --parallel-max 6 -K $scratch/$list.curl" >&2
 done
@@ -75,8 +75,12 @@ made = dict(zip(["webimage-distinct", "curl-distinct", "webimage-same", "curl-sa
 prefetch_count, large_size = int(sys.argv[9]), int(sys.argv[10])
 made.update({"webimage-prefetch": sys.argv[11], "curl-prefetch": sys.argv[12]})
 def means(name):
-    return {r["command"]: (r["mean"], r["stddev"] or 0.0) for r in json.load(open(f"{scratch}/{name}.json"))["results"]}
+    """Each command's median, mean and σ in seconds."""
+    return {r["command"]: (r["median"], r["mean"], r["stddev"] or 0.0) for r in json.load(open(f"{scratch}/{name}.json"))["results"]}
 startup = means("startup")["startup"][0]
+def cell(times):
+    median, mean, sigma = (value * 1000 for value in times)
+    return f"{median:.0f} ({mean:.0f} ± {sigma:.0f})"
 inprocess = json.load(open(f"{scratch}/inprocess.json"))
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.machine())
 swift = subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
@@ -91,7 +95,8 @@ lines = [
     f"Command: `scripts/bench-download.sh {count}`. {count:,} URLs requested at once, 6 transfers at a time: "
     f"`webimage bench-download` (release; `ImageDownloader.data(for:)`: HTTP/1.1 keep-alive, status/type/size checks, "
     f"each {size:,}-byte 256×192 JPEG downloaded, not decoded) beside `curl --parallel --parallel-max 6 -K list` (to /dev/null). "
-    "hyperfine, 2 warm-up runs + 10 runs, mean ± σ in ms; the whole process is timed for both "
+    "hyperfine, 2 warm-up runs + 20 runs, the median in ms (then mean ± σ), the ratio of the medians: this host has "
+    "slow spells that stretch a run in ten, which a mean carries; the whole process is timed for both "
     f"(webimage's start-up and shutdown alone: {startup * 1000:.0f} ms). Requests = lines in nginx's access log for one run.",
     "",
     "| workload | webimage ms | curl ms | ratio | webimage requests | curl requests |",
@@ -100,12 +105,12 @@ lines = [
 for list, label in [("distinct", f"{count:,} distinct URLs"), ("same", f"{count:,} requests for one URL")]:
     m = means(list)
     ours, theirs = m[f"webimage-{list}"], m[f"curl-{list}"]
-    lines.append(f"| {label} | {ours[0]*1000:.0f} ± {ours[1]*1000:.0f} | {theirs[0]*1000:.0f} ± {theirs[1]*1000:.0f} | "
+    lines.append(f"| {label} | {cell(ours)} | {cell(theirs)} | "
                  f"{ours[0]/theirs[0]:.2f} | {made[f'webimage-{list}']} | {made[f'curl-{list}']} |")
 m = means("prefetch")
 ours, theirs = m["webimage-prefetch"], m["curl-prefetch"]
 lines.append(f"| {prefetch_count} distinct {large_size / 1000:.0f} KB images into the disk cache | "
-             f"{ours[0]*1000:.0f} ± {ours[1]*1000:.0f} | {theirs[0]*1000:.0f} ± {theirs[1]*1000:.0f} | "
+             f"{cell(ours)} | {cell(theirs)} | "
              f"{ours[0]/theirs[0]:.2f} | {made['webimage-prefetch']} | {made['curl-prefetch']} |")
 lines += [
     "",
